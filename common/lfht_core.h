@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private definitions of the split-ordered list hash table core.
+ *
+ * The core includes nothing but "lfht_env.h", which each build provides
+ * (user/lfht_env.h on liburcu, kernel/lfht_env.h on the kernel).  It must
+ * define:
+ *   types      struct cds_lfht_node, struct cds_lfht_iter, cds_lfht_match_fct,
+ *              the CDS_LFHT_* flags, size_t, uintptr_t, the E* error codes;
+ *   memory     LFHT_LOAD, LFHT_STORE, lfht_rcu_dereference,
+ *              lfht_load_acquire, lfht_store_release, lfht_cmpxchg (fully
+ *              ordered on success), lfht_xchg, lfht_smp_mb;
+ *   misc       LFHT_BUG_ON, LFHT_EXPORT, lfht_bswap_long, lfht_fls_long;
+ *   allocation lfht_env_zalloc, lfht_env_free;
+ *   counters   struct lfht_env_counter with _init, _destroy, _add (returns
+ *              the new value of this CPU's slot), _sum;
+ *   locking    struct lfht_env_mutex with _init, _destroy, _lock, _unlock;
+ *   RCU/work   struct lfht_env_config, struct lfht_env_table with
+ *              lfht_env_table_init/_fini, _queue_work, _flush_work,
+ *              _read_lock, _read_unlock, _synchronize, _quiescent,
+ *              _blocking_begin/_end.
+ */
+#ifndef LFHT_CORE_H
+#define LFHT_CORE_H
+
+#include "lfht_env.h"
+
+/* Flags in the low bits of a node's next pointer, describing that node. */
+#define LFHT_REMOVED	1UL	/* logically deleted; next is frozen */
+#define LFHT_BUCKET	2UL	/* a bucket node, not a caller's node */
+#define LFHT_FLAGS	(LFHT_REMOVED | LFHT_BUCKET)
+
+#define LFHT_BITS_PER_LONG	(sizeof(unsigned long) * 8)
+/* Bucket table orders: order 0 holds bucket 0, order o buckets [2^(o-1), 2^o). */
+#define LFHT_NR_ORDERS		LFHT_BITS_PER_LONG
+/* "No limit" for max_nr_buckets. */
+#define LFHT_MAX_SIZE		(1UL << (LFHT_BITS_PER_LONG - 2))
+
+/* An add that walks past this many nodes of other hashes asks for growth. */
+#define LFHT_CHAIN_GROW		4
+/* Accounting looks at the total when a CPU's counter crosses a multiple. */
+#define LFHT_COUNT_BATCH	64UL
+
+struct cds_lfht {
+	/* Buckets in use, a power of two; written with release, read acquire. */
+	unsigned long size;
+	/* tables[o] for every populated order; orders <= min_order share one block. */
+	struct cds_lfht_node *tables[LFHT_NR_ORDERS];
+	unsigned long min_size, max_size;
+	unsigned int min_order;
+	int flags;
+	/* Largest size asked for by an add that met a long chain, or 0. */
+	unsigned long grow_hint;
+	int destroying;
+	struct lfht_env_mutex resize_mutex;	/* serialises resizes */
+	struct lfht_env_counter count;		/* CDS_LFHT_ACCOUNTING */
+	unsigned long nr_grows, nr_shrinks;	/* under resize_mutex */
+	struct lfht_env_table env;
+};
+
+struct lfht_stats {
+	unsigned long buckets;
+	unsigned long nodes;
+	unsigned long grows, shrinks;
+	unsigned long longest_chain;
+	/* chains of length 0, 1, 2, 3, 4-7, 8-15, 16-31, 32 and more */
+	unsigned long chain_hist[8];
+	int resize_pending;
+};
+
+static inline struct cds_lfht_node *lfht_ptr(uintptr_t next)
+{
+	return (struct cds_lfht_node *)(next & ~LFHT_FLAGS);
+}
+
+static inline uintptr_t lfht_next_of(struct cds_lfht_node *node)
+{
+	/* Pairs with the cmpxchg that linked the successor: its fields are set. */
+	return (uintptr_t)lfht_rcu_dereference(node->next);
+}
+
+/* Reverse the bits of a word: split order sorts by the reversed hash. */
+static inline unsigned long lfht_bit_reverse(unsigned long x)
+{
+	const unsigned long m4 = ~0UL / 0xff * 0x0f;
+	const unsigned long m2 = ~0UL / 0xff * 0x33;
+	const unsigned long m1 = ~0UL / 0xff * 0x55;
+
+	x = lfht_bswap_long(x);
+	x = ((x >> 4) & m4) | ((x & m4) << 4);
+	x = ((x >> 2) & m2) | ((x & m2) << 2);
+	x = ((x >> 1) & m1) | ((x & m1) << 1);
+	return x;
+}
+
+static inline int lfht_is_pow2(unsigned long x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Table life cycle, wrapped by each build's public constructor. */
+struct cds_lfht *lfht_table_new(unsigned long init_size,
+				unsigned long min_size,
+				unsigned long max_size, int flags,
+				const struct lfht_env_config *cfg);
+int lfht_table_destroy(struct cds_lfht *ht);
+
+/* Resizing (lfht_resize.c). */
+int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size);
+void lfht_tables_free(struct cds_lfht *ht);
+void lfht_resize_work(void *arg);
+void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
+		       unsigned long chain);
+void lfht_count_changed(struct cds_lfht *ht, long local);
+
+/* List primitives shared by the table operations and the resizer. */
+void lfht_link_bucket(struct cds_lfht *ht, unsigned long index,
+		      struct cds_lfht_node *bucket);
+void lfht_unlink_removed(struct cds_lfht *ht, unsigned long hash,
+			 unsigned long reverse_hash);
+int lfht_is_empty(struct cds_lfht *ht);
+void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats);
+
+static inline struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht,
+						   unsigned long index)
+{
+	unsigned int order;
+
+	if (index < ht->min_size)
+		return &ht->tables[0][index];
+	order = lfht_fls_long(index);
+	return &ht->tables[order][index - (1UL << (order - 1))];
+}
+
+static inline unsigned long lfht_roundup_pow2(unsigned long x)
+{
+	if (x <= 1)
+		return 1;
+	if (x > LFHT_MAX_SIZE)
+		return LFHT_MAX_SIZE;
+	return 1UL << lfht_fls_long(x - 1);
+}
+
+#endif /* LFHT_CORE_H */

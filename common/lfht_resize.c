@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Bucket tables and resizing.
+ *
+ * Buckets of order o (indexes [2^(o-1), 2^o), order 0 is bucket 0) live in
+ * their own table, allocated when the size first reaches 2^o and freed a
+ * grace period after it drops below.  The first min_size buckets share one
+ * block that lives as long as the table, so lfht_bucket_at() indexes it
+ * directly.
+ *
+ * Growing links each new bucket node into the list behind its parent (its
+ * index with the top bit cleared), then publishes the doubled size.
+ * Shrinking publishes the halved size first, so new walks start from the
+ * lower buckets, then marks the retired bucket nodes removed and unlinks
+ * them like any removed node, and frees their table after a grace period,
+ * when no walk that read the old size can still hold them.
+ *
+ * Resizes run one at a time under resize_mutex: either in the caller of
+ * cds_lfht_resize() or, for CDS_LFHT_AUTO_RESIZE, in the deferred worker.
+ */
+#include "lfht_core.h"
+
+/* Buckets linked between two quiescent states of a long resize. */
+#define LFHT_RESIZE_BATCH	1024UL
+
+static void publish_size(struct cds_lfht *ht, unsigned long size)
+{
+	/* Pairs with the acquire in bucket_for_hash(): new buckets are linked. */
+	lfht_store_release(ht->size, size);
+}
+
+/*
+ * Link buckets [len, 2 * len) of table @tbl, for a size going to 2 * len.
+ * A table still being created is private to its creator, which need not
+ * be an RCU reader yet: it links without read-side sections.
+ */
+static void link_buckets(struct cds_lfht *ht, struct cds_lfht_node *tbl,
+			 unsigned long len, int shared)
+{
+	unsigned long j;
+
+	if (!shared) {
+		for (j = 0; j < len; j++)
+			lfht_link_bucket(ht, len + j, &tbl[j]);
+		return;
+	}
+	for (j = 0; j < len; j++) {
+		if (!(j % LFHT_RESIZE_BATCH)) {
+			if (j) {
+				lfht_env_read_unlock(&ht->env);
+				lfht_env_quiescent(&ht->env);
+			}
+			lfht_env_read_lock(&ht->env);
+		}
+		lfht_link_bucket(ht, len + j, &tbl[j]);
+	}
+	lfht_env_read_unlock(&ht->env);
+}
+
+int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size)
+{
+	struct cds_lfht_node *block;
+	unsigned long len;
+	unsigned int order;
+
+	block = lfht_env_zalloc(ht->min_size * sizeof(*block));
+	if (!block)
+		return -ENOMEM;
+	ht->tables[0] = block;
+	for (order = 1; order <= ht->min_order; order++)
+		ht->tables[order] = block + (1UL << (order - 1));
+	/* Bucket 0 heads the list; the others are linked as the size grows. */
+	block[0].next = (struct cds_lfht_node *)LFHT_BUCKET;
+	block[0].reverse_hash = 0;
+	ht->size = 1;
+	while (ht->size < init_size) {
+		len = ht->size;
+		order = lfht_fls_long(len);	/* the order of buckets [len, 2len) */
+		if (order > ht->min_order) {
+			ht->tables[order] = lfht_env_zalloc(len * sizeof(*block));
+			if (!ht->tables[order]) {
+				lfht_tables_free(ht);
+				return -ENOMEM;
+			}
+		}
+		link_buckets(ht, ht->tables[order], len, 0);
+		publish_size(ht, 2 * len);
+	}
+	return 0;
+}
+
+void lfht_tables_free(struct cds_lfht *ht)
+{
+	unsigned int order;
+
+	for (order = ht->min_order + 1; order < LFHT_NR_ORDERS; order++) {
+		lfht_env_free(ht->tables[order]);
+		ht->tables[order] = NULL;
+	}
+	lfht_env_free(ht->tables[0]);
+	ht->tables[0] = NULL;
+}
+
+/* Double the size.  Returns -ENOMEM, leaving the table as it was. */
+static int grow_once(struct cds_lfht *ht)
+{
+	unsigned long len = ht->size;
+	unsigned int order = lfht_fls_long(len);
+	struct cds_lfht_node *tbl = ht->tables[order];
+
+	if (order > ht->min_order) {
+		tbl = lfht_env_zalloc(len * sizeof(*tbl));
+		if (!tbl)
+			return -ENOMEM;
+		/* Readers reach it only after publish_size() below. */
+		ht->tables[order] = tbl;
+	}
+	link_buckets(ht, tbl, len, 1);
+	publish_size(ht, 2 * len);
+	LFHT_STORE(ht->nr_grows, ht->nr_grows + 1);
+	return 0;
+}
+
+/* Halve the size; never below min_size, so the table freed is never the block. */
+static void shrink_once(struct cds_lfht *ht)
+{
+	unsigned long len = ht->size / 2, j;
+	unsigned int order = lfht_fls_long(len);
+	struct cds_lfht_node *tbl = ht->tables[order];
+	uintptr_t next, seen;
+
+	publish_size(ht, len);
+	for (j = 0; j < len; j++) {
+		next = lfht_next_of(&tbl[j]);
+		do {
+			seen = next;
+			/* Full barrier: ordered after publish_size() above. */
+			next = (uintptr_t)lfht_cmpxchg(&tbl[j].next,
+					(struct cds_lfht_node *)seen,
+					(struct cds_lfht_node *)(seen | LFHT_REMOVED));
+		} while (next != seen);
+	}
+	for (j = 0; j < len; j++) {
+		if (!(j % LFHT_RESIZE_BATCH)) {
+			if (j) {
+				lfht_env_read_unlock(&ht->env);
+				lfht_env_quiescent(&ht->env);
+			}
+			lfht_env_read_lock(&ht->env);
+		}
+		lfht_unlink_removed(ht, len + j, tbl[j].reverse_hash);
+	}
+	lfht_env_read_unlock(&ht->env);
+	/* Every walk that read the old size, or reached tbl, has ended. */
+	lfht_env_synchronize(&ht->env);
+	ht->tables[order] = NULL;
+	lfht_env_free(tbl);
+	LFHT_STORE(ht->nr_shrinks, ht->nr_shrinks + 1);
+}
+
+static unsigned long clamp_size(struct cds_lfht *ht, unsigned long size)
+{
+	size = lfht_roundup_pow2(size);
+	if (size < ht->min_size)
+		return ht->min_size;
+	if (size > ht->max_size)
+		return ht->max_size;
+	return size;
+}
+
+/* Resize to @target (clamped); called with resize_mutex held. */
+static void resize_to(struct cds_lfht *ht, unsigned long target)
+{
+	target = clamp_size(ht, target);
+	while (ht->size < target)
+		if (grow_once(ht))
+			return;	/* out of memory: keep the size reached */
+	while (ht->size > target)
+		shrink_once(ht);
+}
+
+/**
+ * cds_lfht_resize - resize now
+ * @ht: the table
+ * @new_size: wanted number of buckets
+ *
+ * @new_size is rounded up to a power of two and kept within the table's
+ * minimum and maximum.  Not from within an RCU read-side critical section.
+ */
+void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
+{
+	int token = lfht_env_blocking_begin(&ht->env);
+
+	lfht_env_mutex_lock(&ht->resize_mutex);
+	lfht_env_blocking_end(&ht->env, token);
+	resize_to(ht, new_size);
+	lfht_env_mutex_unlock(&ht->resize_mutex);
+}
+LFHT_EXPORT(cds_lfht_resize);
+
+/* Size wanted for @count nodes: grow above 2 per bucket, shrink below 1/8. */
+static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
+{
+	long count = lfht_env_counter_sum(&ht->count);
+
+	if (count < 0)
+		count = 0;
+	if ((unsigned long)count > 2 * size)
+		return lfht_roundup_pow2(count);
+	if ((unsigned long)count < size / 8)
+		return lfht_roundup_pow2(2 * count);
+	return size;
+}
+
+/* The deferred worker: apply growth hints and, with accounting, the count. */
+void lfht_resize_work(void *arg)
+{
+	struct cds_lfht *ht = arg;
+	unsigned long target, hint;
+
+	lfht_env_mutex_lock(&ht->resize_mutex);
+	if (!LFHT_LOAD(ht->destroying)) {
+		hint = lfht_xchg(&ht->grow_hint, 0UL);
+		target = ht->size;
+		if (ht->flags & CDS_LFHT_ACCOUNTING)
+			target = size_for_count(ht, ht->size);
+		if (hint > target)
+			target = hint;
+		resize_to(ht, target);
+	}
+	lfht_env_mutex_unlock(&ht->resize_mutex);
+}
+
+/* An add walked past @chain nodes at @size buckets: ask for a larger size. */
+void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
+		       unsigned long chain)
+{
+	unsigned long want = size << (lfht_fls_long(chain) - 2);
+	unsigned long seen = LFHT_LOAD(ht->grow_hint);
+
+	if (want > ht->max_size || want < size)
+		want = ht->max_size;
+	if (want <= size)
+		return;
+	while (seen < want) {
+		unsigned long old = seen;
+
+		seen = lfht_cmpxchg(&ht->grow_hint, old, want);
+		if (seen == old) {
+			lfht_env_queue_work(&ht->env);
+			return;
+		}
+	}
+}
+
+/* A CPU's node counter moved to @local: look at the total now and then. */
+void lfht_count_changed(struct cds_lfht *ht, long local)
+{
+	unsigned long size;
+
+	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE) ||
+	    ((unsigned long)local & (LFHT_COUNT_BATCH - 1)))
+		return;
+	size = LFHT_LOAD(ht->size);
+	if (clamp_size(ht, size_for_count(ht, size)) != size)
+		lfht_env_queue_work(&ht->env);
+}
