@@ -1,0 +1,52 @@
+# lfht: RCU-protected lock-free resizable hash table (user-space library).
+#   make            liblfht.a, liblfht.so, lfht.pc, lfht-compat.pc
+#   make check      every test; ends with "N passed, N failed"
+#   make install    PREFIX=/usr/local DESTDIR=
+CC      ?= cc
+PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+VERSION := 0.1.0
+WARN    := -Wall -Wextra -Werror
+CFLAGS  ?= -O2 -g
+B       ?= build
+LIB_CFLAGS = $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -pthread \
+	     -Iinclude -Icommon -Iuser
+LIB_SRCS := common/lfht.c common/lfht_resize.c common/lfht_vector.c \
+	    user/lfht_user.c user/lfht_hash.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+HDRS     := $(wildcard include/lfht/*.h common/*.h user/*.h)
+
+all: $(B)/liblfht.a $(B)/liblfht.so $(B)/lfht.pc $(B)/lfht-compat.pc
+
+$(B)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(B)/liblfht.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/liblfht.so: $(LIB_OBJS)
+	$(CC) -shared -pthread -Wl,-soname,liblfht.so.0 -o $@ $^
+
+$(B)/%.pc: user/%.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/lfht/compat/urcu
+	install -m 644 include/lfht/rculfhash.h $(DESTDIR)$(INCDIR)/lfht/
+	install -m 644 include/compat/urcu/rculfhash.h $(DESTDIR)$(INCDIR)/lfht/compat/urcu/
+	install -m 644 include/compat/urcu-mb.h include/compat/urcu-signal.h $(DESTDIR)$(INCDIR)/lfht/compat/
+	install -m 644 $(B)/liblfht.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/liblfht.so $(DESTDIR)$(LIBDIR)/liblfht.so.$(VERSION)
+	ln -sf liblfht.so.$(VERSION) $(DESTDIR)$(LIBDIR)/liblfht.so.0
+	ln -sf liblfht.so.0 $(DESTDIR)$(LIBDIR)/liblfht.so
+	install -m 644 $(B)/lfht.pc $(B)/lfht-compat.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+
+check:
+	tools/check.sh
+
+clean:
+	rm -rf build build-*
+
+.PHONY: all install check clean
