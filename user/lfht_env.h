@@ -66,9 +66,12 @@ void lfht_env_free(void *p);
 
 /* -- Split counters ------------------------------------------------------- */
 
+/* One slot per CPU, a cache line apart (the allocation is not line-aligned,
+ * but a stride of a whole line keeps any two slots off a shared line). */
 struct lfht_env_counter_slot {
 	long value;
-} __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	char pad[CAA_CACHE_LINE_SIZE - sizeof(long)];
+};
 
 struct lfht_env_counter {
 	struct lfht_env_counter_slot *slots;

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Install what a fresh Debian 12 machine lacks to build and test lfht.
+set -eu
+PKGS="build-essential clang liburcu-dev valgrind pkg-config perl"
+missing=""
+for p in $PKGS; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
+fi
