@@ -29,8 +29,10 @@ $(B)/liblfht.a: $(LIB_OBJS)
 $(B)/liblfht.so: $(LIB_OBJS)
 	$(CC) -shared -pthread -Wl,-soname,liblfht.so.0 -o $@ $^
 
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|'
+
 $(B)/%.pc: user/%.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
+	$(PC_SED) $< > $@
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/lfht/compat/urcu
@@ -41,7 +43,8 @@ install: all
 	install -m 755 $(B)/liblfht.so $(DESTDIR)$(LIBDIR)/liblfht.so.$(VERSION)
 	ln -sf liblfht.so.$(VERSION) $(DESTDIR)$(LIBDIR)/liblfht.so.0
 	ln -sf liblfht.so.0 $(DESTDIR)$(LIBDIR)/liblfht.so
-	install -m 644 $(B)/lfht.pc $(B)/lfht-compat.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	for pc in lfht lfht-compat; do \
+		$(PC_SED) user/$$pc.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/$$pc.pc; done
 
 check:
 	tools/check.sh

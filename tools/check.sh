@@ -4,6 +4,7 @@
 # sanitizer build; valgrind), and end with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
+export LFHT_ROOT="$PWD"
 ROOT=$PWD
 OUT=$ROOT/build/check
 T=$OUT/t
@@ -44,7 +45,7 @@ add_t() {	# name command...
 	printf '#!/bin/sh\nexec %s\n' "$*" >"$T/$name.t"
 }
 
-TESTSRC="tests/run_vectors.c $(ls tests/user/*.c tests/stress/*.c 2>/dev/null)"
+TESTSRC="tests/run_vectors.c $(ls tests/unit/*.c tests/user/*.c tests/stress/*.c 2>/dev/null)"
 for fl in $FLAVORS; do
 	for src in $TESTSRC; do
 		base=$(basename "$src" .c)
