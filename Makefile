@@ -49,7 +49,18 @@ install: all
 check:
 	tools/check.sh
 
+# Build, run the README's example, then every test vector (memb flavor).
+demo: all
+	$(CC) $(WARN) -Iinclude examples/typical.c $(B)/liblfht.a -lurcu -pthread -o $(B)/typical
+	@echo '--- examples/typical.c'
+	$(B)/typical
+	$(CC) $(WARN) -O2 -pthread -DTEST_FLAVOR_MEMB -Itests -Iinclude/compat -Iinclude -Icommon -Iuser \
+		tests/run_vectors.c $(B)/liblfht.a -lurcu-memb -o $(B)/run_vectors
+	@echo '--- tests/vectors (first and last cases)'
+	$(B)/run_vectors tests/vectors/*.vec > $(B)/vectors.tap; \
+		rc=$$?; head -5 $(B)/vectors.tap; echo ...; tail -4 $(B)/vectors.tap; exit $$rc
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check clean
+.PHONY: all install check demo clean
