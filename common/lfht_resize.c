@@ -189,6 +189,7 @@ static void resize_to(struct cds_lfht *ht, unsigned long target)
  */
 void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 {
+	/* Offline while waiting: the holder may be in synchronize_rcu(). */
 	int token = lfht_env_blocking_begin(&ht->env);
 
 	lfht_env_mutex_lock(&ht->resize_mutex);
@@ -217,8 +218,12 @@ void lfht_resize_work(void *arg)
 {
 	struct cds_lfht *ht = arg;
 	unsigned long target, hint;
+	int token;
 
+	/* Offline while waiting: the holder may be in synchronize_rcu(). */
+	token = lfht_env_blocking_begin(&ht->env);
 	lfht_env_mutex_lock(&ht->resize_mutex);
+	lfht_env_blocking_end(&ht->env, token);
 	if (!LFHT_LOAD(ht->destroying)) {
 		hint = lfht_xchg(&ht->grow_hint, 0UL);
 		target = ht->size;
