@@ -270,7 +270,10 @@ extern LFHT_API int lfht_hash_key_random(struct lfht_hash_key *key);
 extern LFHT_API unsigned long lfht_hash(const void *data, size_t len,
 		const struct lfht_hash_key *key);
 
-/* Traversals; deleting or replacing the current node inside them is safe. */
+/*
+ * Traversals; deleting or replacing the current node inside them is safe.
+ * The _entry forms leave @pos NULL at the end (no container_of of NULL).
+ */
 #define cds_lfht_for_each(ht, iter, node)				\
 	for (cds_lfht_first(ht, iter),					\
 			node = cds_lfht_iter_get_node(iter);		\
@@ -287,21 +290,21 @@ extern LFHT_API unsigned long lfht_hash(const void *data, size_t len,
 
 #define cds_lfht_for_each_entry(ht, iter, pos, member)			\
 	for (cds_lfht_first(ht, iter),					\
-			pos = caa_container_of(cds_lfht_iter_get_node(iter), \
+			pos = cds_lfht_entry(cds_lfht_iter_get_node(iter), \
 					__typeof__(*(pos)), member);	\
 		cds_lfht_iter_get_node(iter) != NULL;			\
 		cds_lfht_next(ht, iter),				\
-			pos = caa_container_of(cds_lfht_iter_get_node(iter), \
+			pos = cds_lfht_entry(cds_lfht_iter_get_node(iter), \
 					__typeof__(*(pos)), member))
 
 #define cds_lfht_for_each_entry_duplicate(ht, hash, match, key,		\
 				iter, pos, member)			\
 	for (cds_lfht_lookup(ht, hash, match, key, iter),		\
-			pos = caa_container_of(cds_lfht_iter_get_node(iter), \
+			pos = cds_lfht_entry(cds_lfht_iter_get_node(iter), \
 					__typeof__(*(pos)), member);	\
 		cds_lfht_iter_get_node(iter) != NULL;			\
 		cds_lfht_next_duplicate(ht, match, key, iter),		\
-			pos = caa_container_of(cds_lfht_iter_get_node(iter), \
+			pos = cds_lfht_entry(cds_lfht_iter_get_node(iter), \
 					__typeof__(*(pos)), member))
 
 #ifdef __cplusplus

@@ -182,7 +182,8 @@ static inline int check_range(struct cds_lfht *ht, unsigned long n)
  * Remove and retire every node, wait for the frees, destroy the table.
  * Returns cds_lfht_destroy()'s result.  Caller is online, not in a C.S.
  */
-static inline int drain_and_destroy(struct cds_lfht *ht)
+static inline int drain_and_destroy_attr(struct cds_lfht *ht,
+					 pthread_attr_t **attr)
 {
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
@@ -194,7 +195,12 @@ static inline int drain_and_destroy(struct cds_lfht *ht)
 	}
 	rcu_read_unlock();
 	test_barrier();
-	return cds_lfht_destroy(ht, NULL);
+	return test_destroy(ht, attr);
+}
+
+static inline int drain_and_destroy(struct cds_lfht *ht)
+{
+	return drain_and_destroy_attr(ht, NULL);
 }
 
 #endif /* LFHT_TESTS_USER_API_COMMON_H */
