@@ -78,6 +78,21 @@
 # define TEST_FLAVOR_IS_QSBR 0
 #endif
 
+/*
+ * liburcu 0.13 + qsbr: an explicit cds_lfht_resize() that shrinks a
+ * CDS_LFHT_AUTO_RESIZE table can deadlock against the table's resize
+ * worker.  Shrinking holds the resize mutex across synchronize_rcu(); the
+ * worker (or the explicit caller) is a registered, *online* qsbr thread
+ * blocked on that mutex, so the grace period never ends.  Tests therefore
+ * only grow AUTO_RESIZE tables explicitly under qsbr.  Define
+ * LFHT_TEST_QSBR_SHRINK_SAFE for an implementation without that deadlock.
+ */
+#if !TEST_FLAVOR_IS_QSBR || defined(LFHT_TEST_QSBR_SHRINK_SAFE)
+# define TEST_CAN_SHRINK_AUTO_RESIZE 1
+#else
+# define TEST_CAN_SHRINK_AUTO_RESIZE 0
+#endif
+
 static inline void test_thread_register(void)
 {
 	rcu_register_thread();
@@ -130,6 +145,21 @@ static inline void test_barrier(void)
 static inline void test_synchronize(void)
 {
 	synchronize_rcu();
+}
+
+/*
+ * cds_lfht_destroy() has no RCU requirement since liburcu 0.10, but with
+ * AUTO_RESIZE it waits for the resize worker, which may itself be waiting
+ * for a grace period: a qsbr caller must therefore be offline.
+ */
+static inline int test_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
+{
+	int ret;
+
+	test_thread_offline();
+	ret = cds_lfht_destroy(ht, attr);
+	test_thread_online();
+	return ret;
 }
 
 #endif /* LFHT_TESTS_FLAVOR_H */
