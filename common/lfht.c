@@ -202,12 +202,12 @@ static void account(struct cds_lfht *ht, long delta)
 		lfht_count_changed(ht, lfht_env_counter_add(&ht->count, delta));
 }
 
-static void added(struct cds_lfht *ht, unsigned long hash, unsigned long chain)
+/* A node was linked after walking past @chain nodes of other hashes. */
+static void added(struct cds_lfht *ht, unsigned long chain)
 {
 	account(ht, 1);
 	if (chain >= LFHT_CHAIN_GROW && (ht->flags & CDS_LFHT_AUTO_RESIZE))
 		lfht_request_grow(ht, LFHT_LOAD(ht->size), chain);
-	(void)hash;
 }
 
 /**
@@ -226,7 +226,7 @@ void cds_lfht_add(struct cds_lfht *ht, unsigned long hash,
 
 	node->reverse_hash = lfht_bit_reverse(hash);
 	insert(ht, hash, node, INSERT_DUPLICATE, NULL, NULL, &chain);
-	added(ht, hash, chain);
+	added(ht, chain);
 }
 LFHT_EXPORT(cds_lfht_add);
 
@@ -255,7 +255,7 @@ struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht,
 	found = insert(ht, hash, node, INSERT_UNIQUE, match, key, &chain);
 	if (found)
 		return found;
-	added(ht, hash, chain);
+	added(ht, chain);
 	return node;
 }
 LFHT_EXPORT(cds_lfht_add_unique);
@@ -285,7 +285,7 @@ struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht,
 	node->reverse_hash = lfht_bit_reverse(hash);
 	old = insert(ht, hash, node, INSERT_REPLACE, match, key, &chain);
 	if (!old)
-		added(ht, hash, chain);
+		added(ht, chain);
 	return old;
 }
 LFHT_EXPORT(cds_lfht_add_replace);

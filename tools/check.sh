@@ -72,7 +72,6 @@ done
 
 prove -v -e sh "$T"/*.t >"$OUT/prove.log" 2>&1
 prove_rc=$?
-grep -E '^(not )?ok ' "$OUT/prove.log" | grep -v '^ok [0-9]* - .*# SKIP' >/dev/null
 passed=$(grep -cE '^ok ' "$OUT/prove.log")
 failed=$(grep -cE '^not ok ' "$OUT/prove.log")
 tail -n 25 "$OUT/prove.log"
