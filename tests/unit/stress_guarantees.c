@@ -172,7 +172,7 @@ static void *reader(void *arg)
 
 	(void)arg;
 	test_thread_register();
-	while (!stopped()) {
+	do {	/* at least one pass, however late the thread gets a CPU */
 		struct cds_lfht_iter iter;
 		struct snode *n;
 		unsigned long key, bad = 0, i;
@@ -207,7 +207,7 @@ static void *reader(void *arg)
 			uatomic_inc(&bad_traversals);
 		uatomic_inc(&traversals);
 		test_quiescent();
-	}
+	} while (!stopped());
 	test_thread_unregister();
 	return NULL;
 }
