@@ -105,6 +105,11 @@ run() {
 	fi
 }
 
+# An interrupted or failed build leaves no tree (only its log, removed by
+# the next build of the same key).
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 : >"$log"
 lfht_log "unpacking $tarball"
 lfht_unpack "$tarball" "$tmp"
@@ -162,5 +167,6 @@ end=$(date +%s)
 cd /
 mv "$log" "$tmp/lfht-build.log"
 mv "$tmp" "$tree"
+trap - EXIT
 lfht_log "done in $((end - start)) s"
 echo "$tree"

@@ -15,14 +15,20 @@ PKGS="linux-headers-amd64 linux-image-amd64 flex bison bc libelf-dev \
 libssl-dev qemu-system-x86 busybox-static cpio sparse python3 xz-utils \
 gcc make gzip coreutils kmod"
 
+# dpkg -s also succeeds for removed packages whose config files remain:
+# ask for the status itself.
+installed() {
+	[ "$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
 missing=""
 for p in $PKGS; do
-	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
 
 # Any linux-source-X.Y already installed satisfies us (unless forced).
 if [ -n "$LINUX_SOURCE" ]; then
-	dpkg -s "$LINUX_SOURCE" >/dev/null 2>&1 || missing="$missing $LINUX_SOURCE"
+	installed "$LINUX_SOURCE" || missing="$missing $LINUX_SOURCE"
 elif ! ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1; then
 	missing="$missing @linux-source"
 fi

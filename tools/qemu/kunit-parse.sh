@@ -5,7 +5,8 @@
 # Usage: tools/qemu/kunit-parse.sh LOG
 #
 # Prints kunit.py's report, then a closing line
-#   "kunit: P passed, F failed, S skipped"
+#   "kunit: P passed, F failed, S skipped"   (F counts crashes too, and
+#                                             is >= 1 whenever we fail)
 # Exit status 0 only when kunit.py found tests, at least one passed and
 # none failed, crashed or had parse errors.  kunit.py's exit code alone is
 # not trusted: its summary line ("Testing complete. Ran N tests: passed: P,
@@ -33,6 +34,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lfht-kunit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+tmp=$(cd "$tmp" && pwd) # kunit.py chdirs to its tree: paths must be absolute
 
 if ! "$here/extract-tap.sh" "$log" >"$tmp/ktap"; then
 	echo "kunit-parse: no KTAP output in $log" >&2
@@ -70,7 +72,11 @@ bad=""
 [ "$errors" -eq 0 ] || bad="$bad errors=$errors"
 [ "$rc" -eq 0 ] || bad="$bad kunit.py-exit=$rc"
 
-echo "kunit: $passed passed, $((failed + crashed)) failed, $skipped skipped"
+# Crashes count as failures in the closing line, and a run rejected for
+# another reason (parse errors, nothing passed) shows at least 1 failure.
+nfail=$((failed + crashed))
+[ -z "$bad" ] || [ "$nfail" -gt 0 ] || nfail=1
+echo "kunit: $passed passed, $nfail failed, $skipped skipped"
 if [ -n "$bad" ]; then
 	echo "kunit-parse: FAIL:$bad" >&2
 	exit 1

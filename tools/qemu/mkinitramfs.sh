@@ -12,8 +12,10 @@
 # In the guest: busybox applets in /bin, proc on /proc, sysfs on /sys,
 # devtmpfs on /dev, debugfs on /sys/kernel/debug, tmpfs on /tmp.
 # Ways out, in order: `poweroff -f` when the kernel has ACPI (QEMU exits 0);
-# else isa-debug-exit via /dev/port (run.sh adds the device);
-# else init exits -> panic -> panic=-1 reboot -> -no-reboot quits QEMU.
+# else isa-debug-exit via /dev/port (run.sh adds the device; QEMU exits 1);
+# else init exits -> panic -> panic=-1 reboot -> -no-reboot quits QEMU
+# (that prints "Kernel panic" and a Call Trace, which check-log.sh flags).
+# Force one with run.sh --append lfht_exit=poweroff|debugexit|exit.
 set -eu
 
 [ $# -ge 2 ] || {
@@ -69,12 +71,16 @@ sh /test.sh
 rc=$?
 echo "lfht-init: test.sh exit status $rc"
 sync
-if [ -d /sys/firmware/acpi ]; then
-	poweroff -f
+# lfht_exit=poweroff|debugexit|exit on the kernel command line (passed to
+# init as an environment variable) forces one way out; default: the first
+# one that works.
+way=${lfht_exit:-auto}
+if [ "$way" = auto ] || [ "$way" = poweroff ]; then
+	[ -d /sys/firmware/acpi ] && poweroff -f
 fi
-if [ -c /dev/port ]; then
+if [ "$way" = auto ] || [ "$way" = debugexit ]; then
 	# isa-debug-exit at 0xf4: QEMU exits with status (value << 1) | 1.
-	printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+	[ -c /dev/port ] && printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
 fi
 # Last resort: init exits, the kernel panics, panic=-1 reboots at once and
 # QEMU's -no-reboot turns the reboot into an exit.

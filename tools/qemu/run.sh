@@ -44,6 +44,7 @@ fi
 mkdir -p "$(dirname "$log")"
 
 qemu=${QEMU:-qemu-system-x86_64}
+# shellcheck disable=SC2054 # the commas are QEMU's
 cmd=("$qemu" -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem"
 	-nographic -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
@@ -62,6 +63,7 @@ st=("${PIPESTATUS[@]}")
 set -e
 end=$(date +%s.%N)
 qst=${st[0]}
+echo >&2 # the console's last line has no newline
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", b-a}')
 
 if [ "$qst" = 124 ] || [ "$qst" = 137 ]; then
