@@ -30,6 +30,22 @@ static void publish_size(struct cds_lfht *ht, unsigned long size)
 }
 
 /*
+ * Step @j of a long walk by the resizer: read-side sections of
+ * LFHT_RESIZE_BATCH steps each, with a quiescent state between them so
+ * grace periods end meanwhile (qsbr).  The caller unlocks after the last.
+ */
+static void batch_point(struct cds_lfht *ht, unsigned long j)
+{
+	if (j % LFHT_RESIZE_BATCH)
+		return;
+	if (j) {
+		lfht_env_read_unlock(&ht->env);
+		lfht_env_quiescent(&ht->env);
+	}
+	lfht_env_read_lock(&ht->env);
+}
+
+/*
  * Link buckets [len, 2 * len) of table @tbl, for a size going to 2 * len.
  * A table still being created is private to its creator, which need not
  * be an RCU reader yet: it links without read-side sections.
@@ -45,13 +61,7 @@ static void link_buckets(struct cds_lfht *ht, struct cds_lfht_node *tbl,
 		return;
 	}
 	for (j = 0; j < len; j++) {
-		if (!(j % LFHT_RESIZE_BATCH)) {
-			if (j) {
-				lfht_env_read_unlock(&ht->env);
-				lfht_env_quiescent(&ht->env);
-			}
-			lfht_env_read_lock(&ht->env);
-		}
+		batch_point(ht, j);
 		lfht_link_bucket(ht, len + j, &tbl[j]);
 	}
 	lfht_env_read_unlock(&ht->env);
@@ -141,13 +151,7 @@ static void shrink_once(struct cds_lfht *ht)
 		} while (next != seen);
 	}
 	for (j = 0; j < len; j++) {
-		if (!(j % LFHT_RESIZE_BATCH)) {
-			if (j) {
-				lfht_env_read_unlock(&ht->env);
-				lfht_env_quiescent(&ht->env);
-			}
-			lfht_env_read_lock(&ht->env);
-		}
+		batch_point(ht, j);
 		lfht_unlink_removed(ht, len + j, tbl[j].reverse_hash);
 	}
 	lfht_env_read_unlock(&ht->env);

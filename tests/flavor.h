@@ -79,18 +79,20 @@
 #endif
 
 /*
- * liburcu 0.13 + qsbr: an explicit cds_lfht_resize() that shrinks a
+ * liburcu 0.13 + qsbr: an explicit cds_lfht_resize() on a
  * CDS_LFHT_AUTO_RESIZE table can deadlock against the table's resize
- * worker.  Shrinking holds the resize mutex across synchronize_rcu(); the
- * worker (or the explicit caller) is a registered, *online* qsbr thread
- * blocked on that mutex, so the grace period never ends.  Tests therefore
- * only grow AUTO_RESIZE tables explicitly under qsbr.  Define
- * LFHT_TEST_QSBR_SHRINK_SAFE for an implementation without that deadlock.
+ * worker.  Whoever shrinks holds the resize mutex across synchronize_rcu();
+ * the other party (worker or explicit caller) is a registered, *online*
+ * qsbr thread blocked on that mutex, so the grace period never ends.  Any
+ * explicit resize can turn into a shrink (the worker may have grown the
+ * table past the requested size, or shrink it concurrently), so under qsbr
+ * the tests never resize AUTO_RESIZE tables explicitly.  Define
+ * LFHT_TEST_QSBR_RESIZE_SAFE for an implementation without that deadlock.
  */
-#if !TEST_FLAVOR_IS_QSBR || defined(LFHT_TEST_QSBR_SHRINK_SAFE)
-# define TEST_CAN_SHRINK_AUTO_RESIZE 1
+#if !TEST_FLAVOR_IS_QSBR || defined(LFHT_TEST_QSBR_RESIZE_SAFE)
+# define TEST_CAN_RESIZE_AUTO_RESIZE 1
 #else
-# define TEST_CAN_SHRINK_AUTO_RESIZE 0
+# define TEST_CAN_RESIZE_AUTO_RESIZE 0
 #endif
 
 static inline void test_thread_register(void)

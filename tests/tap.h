@@ -7,7 +7,8 @@
  *	ok(cond, "fmt", ...); one test point, returns cond
  *	is_ul(a, b, "name");  unsigned long equality, prints both on failure
  *	is_l(a, b, "name");   signed long equality
- *	diag("fmt", ...);     "# ..." comment on stderr
+ *	diag("fmt", ...);     "# ..." comment on stderr (failure details)
+ *	note("fmt", ...);     "# ..." comment on stdout (shown by prove -v)
  *	return done_testing();  exit status: 0 iff every test passed and the
  *	                      number run matches the plan
  *
@@ -61,6 +62,21 @@ void diag(const char *fmt, ...)
 	va_start(ap, fmt);
 	pthread_mutex_lock(&tap_state.lock);
 	vdiag(fmt, ap);
+	pthread_mutex_unlock(&tap_state.lock);
+	va_end(ap);
+}
+
+static inline __attribute__((format(printf, 1, 2)))
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pthread_mutex_lock(&tap_state.lock);
+	fputs("# ", stdout);
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
 	pthread_mutex_unlock(&tap_state.lock);
 	va_end(ap);
 }

@@ -554,7 +554,7 @@ static void test_count_nodes(void)
 			is_l(before, 70, "  ACCOUNTING: split count before");
 			is_l(after, 70, "  ACCOUNTING: split count after");
 		}
-		diag("  flags %d: before %ld count %lu after %ld",
+		note("  flags %d: before %ld count %lu after %ld",
 		     all_flags[f], before, count, after);
 		is_l(drain_and_destroy(ht), 0, "  drained and destroyed");
 	}
@@ -563,7 +563,7 @@ static void test_count_nodes(void)
 int main(void)
 {
 	test_thread_register();
-	diag("flavor: %s", FLAVOR_NAME);
+	note("flavor: %s", FLAVOR_NAME);
 
 	test_new_invalid();
 	test_new_valid();

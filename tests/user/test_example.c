@@ -247,7 +247,7 @@ int main(void)
 	struct cds_lfht *ht;
 
 	test_thread_register();
-	diag("flavor: %s", FLAVOR_NAME);
+	note("flavor: %s", FLAVOR_NAME);
 	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
 			  NULL);
 	if (!ok(ht != NULL, "allocate hash table"))
