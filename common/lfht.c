@@ -32,6 +32,11 @@ static struct cds_lfht_node *bucket_for_hash(struct cds_lfht *ht,
 	return lfht_bucket_at(ht, hash & (size - 1));
 }
 
+struct insert_walk {
+	unsigned long size;	/* buckets when the walk started */
+	unsigned long chain;	/* nodes of other hashes walked past */
+};
+
 enum insert_mode {
 	INSERT_DUPLICATE,	/* cds_lfht_add */
 	INSERT_UNIQUE,		/* cds_lfht_add_unique */
@@ -89,14 +94,15 @@ static int replace_node(struct cds_lfht *ht, unsigned long hash,
  * Link @node (its reverse_hash set) behind every node that sorts before or
  * equal to it.  In unique and replace modes a live node matching @key
  * stops the walk: it is returned (unique), or replaced and returned
- * (replace).  Otherwise returns NULL once @node is linked.  *@chain counts
- * the caller nodes of other hashes walked past in the bucket.
+ * (replace).  Otherwise returns NULL once @node is linked.  @walk gets the
+ * table size the last walk used and the caller nodes of other hashes it
+ * walked past in that bucket.
  */
 static struct cds_lfht_node *insert(struct cds_lfht *ht, unsigned long hash,
 				    struct cds_lfht_node *node,
 				    enum insert_mode mode,
 				    cds_lfht_match_fct match, const void *key,
-				    unsigned long *chain)
+				    struct insert_walk *walk)
 {
 	unsigned long rev = node->reverse_hash;
 	uintptr_t own_flag = mode == INSERT_BUCKET ? LFHT_BUCKET : 0;
@@ -104,8 +110,10 @@ static struct cds_lfht_node *insert(struct cds_lfht *ht, unsigned long hash,
 	uintptr_t prev_next, cur_next;
 
 restart:
-	*chain = 0;
-	prev = bucket_for_hash(ht, hash);
+	walk->chain = 0;
+	/* Pairs with the release in publish_size(): the bucket is linked. */
+	walk->size = lfht_load_acquire(ht->size);
+	prev = lfht_bucket_at(ht, hash & (walk->size - 1));
 	prev_next = lfht_next_of(prev);
 	/*
 	 * A shrink is retiring this bucket: it has already published the
@@ -139,7 +147,7 @@ restart:
 				goto restart;	/* cur was removed first */
 			}
 		} else if (!(cur_next & LFHT_BUCKET)) {
-			(*chain)++;
+			walk->chain++;
 		}
 		prev = cur;
 		prev_next = cur_next;
@@ -156,10 +164,10 @@ restart:
 void lfht_link_bucket(struct cds_lfht *ht, unsigned long index,
 		      struct cds_lfht_node *bucket)
 {
-	unsigned long chain;
+	struct insert_walk walk;
 
 	bucket->reverse_hash = lfht_bit_reverse(index);
-	insert(ht, index, bucket, INSERT_BUCKET, NULL, NULL, &chain);
+	insert(ht, index, bucket, INSERT_BUCKET, NULL, NULL, &walk);
 }
 
 /*
@@ -202,12 +210,15 @@ static void account(struct cds_lfht *ht, long delta)
 		lfht_count_changed(ht, lfht_env_counter_add(&ht->count, delta));
 }
 
-/* A node was linked after walking past @chain nodes of other hashes. */
-static void added(struct cds_lfht *ht, unsigned long chain)
+/*
+ * A node was linked by @walk.  Growth is asked relative to the size that
+ * walk used: a chain seen in a smaller table says nothing about a larger.
+ */
+static void added(struct cds_lfht *ht, const struct insert_walk *walk)
 {
 	account(ht, 1);
-	if (chain >= LFHT_CHAIN_GROW && (ht->flags & CDS_LFHT_AUTO_RESIZE))
-		lfht_request_grow(ht, LFHT_LOAD(ht->size), chain);
+	if (walk->chain >= LFHT_CHAIN_GROW && (ht->flags & CDS_LFHT_AUTO_RESIZE))
+		lfht_request_grow(ht, walk->size, walk->chain);
 }
 
 /**
@@ -222,11 +233,11 @@ static void added(struct cds_lfht *ht, unsigned long chain)
 void cds_lfht_add(struct cds_lfht *ht, unsigned long hash,
 		  struct cds_lfht_node *node)
 {
-	unsigned long chain;
+	struct insert_walk walk;
 
 	node->reverse_hash = lfht_bit_reverse(hash);
-	insert(ht, hash, node, INSERT_DUPLICATE, NULL, NULL, &chain);
-	added(ht, chain);
+	insert(ht, hash, node, INSERT_DUPLICATE, NULL, NULL, &walk);
+	added(ht, &walk);
 }
 LFHT_EXPORT(cds_lfht_add);
 
@@ -249,13 +260,13 @@ struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht,
 					  struct cds_lfht_node *node)
 {
 	struct cds_lfht_node *found;
-	unsigned long chain;
+	struct insert_walk walk;
 
 	node->reverse_hash = lfht_bit_reverse(hash);
-	found = insert(ht, hash, node, INSERT_UNIQUE, match, key, &chain);
+	found = insert(ht, hash, node, INSERT_UNIQUE, match, key, &walk);
 	if (found)
 		return found;
-	added(ht, chain);
+	added(ht, &walk);
 	return node;
 }
 LFHT_EXPORT(cds_lfht_add_unique);
@@ -280,12 +291,12 @@ struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht,
 					   struct cds_lfht_node *node)
 {
 	struct cds_lfht_node *old;
-	unsigned long chain;
+	struct insert_walk walk;
 
 	node->reverse_hash = lfht_bit_reverse(hash);
-	old = insert(ht, hash, node, INSERT_REPLACE, match, key, &chain);
+	old = insert(ht, hash, node, INSERT_REPLACE, match, key, &walk);
 	if (!old)
-		added(ht, chain);
+		added(ht, &walk);
 	return old;
 }
 LFHT_EXPORT(cds_lfht_add_replace);

@@ -366,6 +366,9 @@ static void test_growth(int flags)
 	for (i = 0; i < 2; i++)
 		pthread_join(w[i], NULL);
 	test_thread_online();
+	ok(lfht_nr_buckets(ht) <= 4 * grow_keys,
+	   "automatic growth stays within 4 buckets per key (%lu)",
+	   lfht_nr_buckets(ht));
 	cds_lfht_resize(ht, grow_keys);
 	ok(lfht_nr_buckets(ht) >= grow_keys, "grew from 1 to %lu buckets",
 	   lfht_nr_buckets(ht));
