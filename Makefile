@@ -36,7 +36,7 @@ $(B)/%.pc: user/%.pc.in
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/lfht/compat/urcu
-	install -m 644 include/lfht/rculfhash.h $(DESTDIR)$(INCDIR)/lfht/
+	install -m 644 include/lfht/rculfhash.h include/lfht/lfht_api.h $(DESTDIR)$(INCDIR)/lfht/
 	install -m 644 include/compat/urcu/rculfhash.h $(DESTDIR)$(INCDIR)/lfht/compat/urcu/
 	install -m 644 include/compat/urcu-mb.h include/compat/urcu-signal.h $(DESTDIR)$(INCDIR)/lfht/compat/
 	install -m 644 $(B)/liblfht.a $(DESTDIR)$(LIBDIR)/
