@@ -235,6 +235,7 @@ void cds_lfht_add(struct cds_lfht *ht, unsigned long hash,
 {
 	struct insert_walk walk;
 
+	lfht_env_check_reader(&ht->env);
 	node->reverse_hash = lfht_bit_reverse(hash);
 	insert(ht, hash, node, INSERT_DUPLICATE, NULL, NULL, &walk);
 	added(ht, &walk);
@@ -262,6 +263,7 @@ struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht,
 	struct cds_lfht_node *found;
 	struct insert_walk walk;
 
+	lfht_env_check_reader(&ht->env);
 	node->reverse_hash = lfht_bit_reverse(hash);
 	found = insert(ht, hash, node, INSERT_UNIQUE, match, key, &walk);
 	if (found)
@@ -293,6 +295,7 @@ struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht,
 	struct cds_lfht_node *old;
 	struct insert_walk walk;
 
+	lfht_env_check_reader(&ht->env);
 	node->reverse_hash = lfht_bit_reverse(hash);
 	old = insert(ht, hash, node, INSERT_REPLACE, match, key, &walk);
 	if (!old)
@@ -321,6 +324,7 @@ int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 	struct cds_lfht_node *old = old_iter->node;
 	unsigned long rev = lfht_bit_reverse(hash);
 
+	lfht_env_check_reader(&ht->env);
 	if (!old)
 		return -ENOENT;
 	if (old->reverse_hash != rev || !match(old, key))
@@ -343,6 +347,7 @@ int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	uintptr_t next, seen;
 
+	lfht_env_check_reader(&ht->env);
 	if (!node)
 		return -ENOENT;
 	next = lfht_next_of(node);
@@ -431,8 +436,10 @@ void cds_lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 		     cds_lfht_match_fct match, const void *key,
 		     struct cds_lfht_iter *iter)
 {
-	struct cds_lfht_node *bucket = bucket_for_hash(ht, hash);
+	struct cds_lfht_node *bucket;
 
+	lfht_env_check_reader(&ht->env);
+	bucket = bucket_for_hash(ht, hash);
 	match_from(lfht_ptr(lfht_next_of(bucket)), lfht_bit_reverse(hash),
 		   match, key, iter);
 }
@@ -448,7 +455,7 @@ LFHT_EXPORT(cds_lfht_lookup);
 void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			     const void *key, struct cds_lfht_iter *iter)
 {
-	(void)ht;
+	lfht_env_check_reader(&ht->env);
 	match_from(lfht_ptr((uintptr_t)iter->next), iter->node->reverse_hash,
 		   match, key, iter);
 }
@@ -464,6 +471,7 @@ LFHT_EXPORT(cds_lfht_next_duplicate);
  */
 void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
+	lfht_env_check_reader(&ht->env);
 	live_from(lfht_ptr(lfht_next_of(&ht->tables[0][0])), iter);
 }
 LFHT_EXPORT(cds_lfht_first);
@@ -475,7 +483,7 @@ LFHT_EXPORT(cds_lfht_first);
  */
 void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
-	(void)ht;
+	lfht_env_check_reader(&ht->env);
 	live_from(lfht_ptr((uintptr_t)iter->next), iter);
 }
 LFHT_EXPORT(cds_lfht_next);

@@ -18,7 +18,8 @@
  *   RCU/work   struct lfht_env_config, struct lfht_env_table with
  *              lfht_env_table_init/_fini, _queue_work, _flush_work,
  *              _read_lock, _read_unlock, _synchronize, _quiescent,
- *              _blocking_begin/_end.
+ *              _blocking_begin/_end, and _check_reader (called first by
+ *              every read-side API function; may assert or do nothing).
  */
 #ifndef LFHT_CORE_H
 #define LFHT_CORE_H

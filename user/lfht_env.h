@@ -151,6 +151,20 @@ static inline void lfht_env_synchronize(struct lfht_env_table *env)
 	env->flavor->update_synchronize_rcu();
 }
 
+/*
+ * Every read-side entry point of the API calls this first.  Free by
+ * default; -DLFHT_DEBUG_RCU makes it assert that the caller is inside a
+ * read-side critical section (an indirect call per operation).
+ */
+static inline void lfht_env_check_reader(struct lfht_env_table *env)
+{
+#ifdef LFHT_DEBUG_RCU
+	LFHT_BUG_ON(!env->flavor->read_ongoing());
+#else
+	(void)env;
+#endif
+}
+
 /* Between read-side sections of a long job: let grace periods end (qsbr). */
 static inline void lfht_env_quiescent(struct lfht_env_table *env)
 {
