@@ -2,6 +2,8 @@
 #   make            liblfht.a, liblfht.so, lfht.pc, lfht-compat.pc
 #   make check      every test; ends with "N passed, N failed"
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make kernel     lfht.ko against KDIR (default: the running kernel's
+#                   headers, else the newest installed ones)
 CC      ?= cc
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
@@ -60,7 +62,17 @@ demo: all
 	$(B)/run_vectors tests/vectors/*.vec > $(B)/vectors.tap; \
 		rc=$$?; head -5 $(B)/vectors.tap; echo ...; tail -4 $(B)/vectors.tap; exit $$rc
 
+# The kernel module, built by Kbuild in the tree (see Kbuild).
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+
+kernel:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+kernel-clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean
+.PHONY: all install check demo clean kernel kernel-clean

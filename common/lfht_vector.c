@@ -16,19 +16,32 @@ struct vnode {
 	struct vnode *free_next;	/* on the to-free list once removed */
 };
 
+struct buf {
+	char s[MSG_LEN];
+	size_t n;
+};
+
+/*
+ * Working memory of a run, allocated once: kernel stacks are small, and
+ * the buffers below would take most of one.
+ */
+struct scratch {
+	char line[MSG_LEN];
+	char *tok[MAX_TOKENS];		/* of line */
+	char *result_tok[MAX_TOKENS];	/* of got, in results_match() */
+	struct vnode *sorted[MAX_TOKENS];
+	struct buf got, want, msg;
+	char why[MSG_LEN];		/* the first failure of the case */
+};
+
 struct vcase {
 	struct cds_lfht *ht;
 	const struct lfht_env_config *cfg;
+	struct scratch *s;
 	struct vnode *removed;		/* unlinked, freed after a grace period */
 	struct vnode *last_removed;
 	long nodes_alive;		/* allocated minus freed */
 	int failed;
-	char why[MSG_LEN];
-};
-
-struct buf {
-	char s[MSG_LEN];
-	size_t n;
 };
 
 static void put_str(struct buf *b, const char *s)
@@ -255,7 +268,7 @@ static void put_entry(struct buf *out, struct vnode *v)
 /* `contents`: nodes sorted by key then value (insertion sort, small sets). */
 static void put_sorted(struct vcase *c, struct buf *out)
 {
-	struct vnode *sorted[MAX_TOKENS];
+	struct vnode **sorted = c->s->sorted;
 	struct cds_lfht_iter iter;
 	int n = 0, i, j;
 
@@ -490,9 +503,9 @@ static int tokenize(char *line, char **tok)
 }
 
 /* Compare the result tokens in @got with the expected ones. */
-static int results_match(struct buf *got, char **exp, int nexp)
+static int results_match(struct buf *got, char **exp, int nexp,
+			 char **tok)
 {
-	char *tok[MAX_TOKENS];
 	int n, i;
 
 	n = tokenize(got->s, tok);
@@ -507,23 +520,24 @@ static int results_match(struct buf *got, char **exp, int nexp)
 static void fail(struct vcase *c, unsigned long line, const char *what,
 		 const char *detail)
 {
-	struct buf b = { .n = 0 };
+	struct buf *b = &c->s->msg;
 
 	if (c->failed++)
 		return;		/* report the first failure of a case */
-	put_str(&b, "line ");
-	put_num(&b, line);
-	put_str(&b, ": ");
-	put_str(&b, what);
-	put_str(&b, detail);
-	for (b.n = 0; b.s[b.n]; b.n++)
-		c->why[b.n] = b.s[b.n];
-	c->why[b.n] = 0;
+	b->n = 0;
+	put_str(b, "line ");
+	put_num(b, line);
+	put_str(b, ": ");
+	put_str(b, what);
+	put_str(b, detail);
+	for (b->n = 0; b->s[b->n]; b->n++)
+		c->s->why[b->n] = b->s[b->n];
+	c->s->why[b->n] = 0;
 }
 
 static void run_line(struct vcase *c, char **tok, int n, unsigned long lineno)
 {
-	struct buf got = { .n = 0 }, want = { .n = 0 };
+	struct buf *got = &c->s->got, *want = &c->s->want;
 	struct args a;
 	int arrow, i;
 
@@ -537,15 +551,19 @@ static void run_line(struct vcase *c, char **tok, int n, unsigned long lineno)
 		fail(c, lineno, "bad argument to ", tok[0]);
 		return;
 	}
-	run_op(c, tok[0], &a, n - arrow - 1, &got);
+	got->n = 0;
+	got->s[0] = 0;
+	want->n = 0;
+	run_op(c, tok[0], &a, n - arrow - 1, got);
 	for (i = arrow + 1; i < n; i++) {
-		put_str(&want, i > arrow + 1 ? " " : "");
-		put_str(&want, tok[i]);
+		put_str(want, i > arrow + 1 ? " " : "");
+		put_str(want, tok[i]);
 	}
-	put_str(&want, ", got ");
-	put_str(&want, got.s);	/* before results_match() splits got */
-	if (!results_match(&got, tok + arrow + 1, n - arrow - 1))
-		fail(c, lineno, "expected ", want.s);
+	put_str(want, ", got ");
+	put_str(want, got->s);	/* before results_match() splits got */
+	if (!results_match(got, tok + arrow + 1, n - arrow - 1,
+			   c->s->result_tok))
+		fail(c, lineno, "expected ", want->s);
 }
 
 static void finish_case(struct vcase *c, const char *file, const char *name,
@@ -555,7 +573,7 @@ static void finish_case(struct vcase *c, const char *file, const char *name,
 	if (!c->failed && c->nodes_alive)
 		fail(c, 0, "nodes leaked", "");
 	report->result(report->ctx, file, name, !c->failed,
-		       c->failed ? c->why : NULL);
+		       c->failed ? c->s->why : NULL);
 	*failed += !!c->failed;
 }
 
@@ -563,15 +581,22 @@ int lfht_vec_run(const char *file, const char *text, size_t len,
 		 const struct lfht_env_config *cfg,
 		 const struct lfht_vec_report *report)
 {
-	char line[MSG_LEN], name[64] = "", *tok[MAX_TOKENS];
-	struct vcase c = { .cfg = cfg };
+	struct scratch *s = lfht_env_zalloc(sizeof(*s));
+	struct vcase c = { .cfg = cfg, .s = s };
+	char name[64] = "", *line, **tok;
 	unsigned long lineno = 0;
 	size_t pos = 0, n;
 	int ntok, failed = 0, in_case = 0, i;
 
+	if (!s) {
+		report->result(report->ctx, file, "(all)", 0, "out of memory");
+		return 1;
+	}
+	line = s->line;
+	tok = s->tok;
 	while (pos < len) {
 		for (n = 0; pos < len && text[pos] != '\n'; pos++)
-			if (n < sizeof(line) - 1)
+			if (n < MSG_LEN - 1)
 				line[n++] = text[pos];
 		line[n] = 0;
 		pos++;
@@ -582,7 +607,7 @@ int lfht_vec_run(const char *file, const char *text, size_t len,
 		if (str_eq(tok[0], "case")) {
 			if (in_case)
 				finish_case(&c, file, name, report, &failed);
-			c = (struct vcase){ .cfg = cfg };
+			c = (struct vcase){ .cfg = cfg, .s = s };
 			in_case = 1;
 			for (i = 0; ntok > 1 && tok[1][i] && i < 63; i++)
 				name[i] = tok[1][i];
@@ -592,7 +617,7 @@ int lfht_vec_run(const char *file, const char *text, size_t len,
 			continue;
 		}
 		if (!in_case) {
-			c = (struct vcase){ .cfg = cfg };
+			c = (struct vcase){ .cfg = cfg, .s = s };
 			in_case = 1;
 			for (i = 0; "preamble"[i]; i++)
 				name[i] = "preamble"[i];
@@ -604,5 +629,7 @@ int lfht_vec_run(const char *file, const char *text, size_t len,
 	}
 	if (in_case)
 		finish_case(&c, file, name, report, &failed);
+	lfht_env_free(s);
 	return failed;
 }
+LFHT_EXPORT(lfht_vec_run);	/* for the kernel's KUnit suite */

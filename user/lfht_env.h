@@ -38,7 +38,6 @@
 /* Fully ordered on success (liburcu's uatomic_cmpxchg); returns the old value. */
 #define lfht_cmpxchg(ptr, old, new)	uatomic_cmpxchg(ptr, old, new)
 #define lfht_xchg(ptr, v)		uatomic_xchg(ptr, v)
-#define lfht_smp_mb()			cmm_smp_mb()
 
 #define LFHT_BUG_ON(cond)	assert(!(cond))
 #define LFHT_EXPORT(sym)	extern int lfht_exported_##sym
