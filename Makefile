@@ -64,15 +64,23 @@ demo: all
 		rc=$$?; head -5 $(B)/vectors.tap; echo ...; tail -4 $(B)/vectors.tap; exit $$rc
 	sh tools/demo-kernel.sh
 
-# The kernel module, built by Kbuild in the tree (see Kbuild).
+# The kernel module.  Kbuild writes its objects next to the sources and its
+# "clean" sweeps every *.o and *.a under M, so it builds a copy of the
+# sources in $(B)/kbuild-<KDIR>, one per kernel tree; lfht.ko is copied up.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+KBUILD_SRCS = Kbuild common kernel include tests/vectors tools/embed-vectors.sh \
+	      $(wildcard tests/kunit)
+KB = $(B)/kbuild-$(subst /,_,$(KDIR))
 
 kernel:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	rm -rf $(KB) && mkdir -p $(KB)
+	cp -R --parents $(KBUILD_SRCS) $(KB)/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KB) $(if $(C),C=$(C)) modules
+	cp $(KB)/lfht.ko lfht.ko
 
 kernel-clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(B)/kbuild-* lfht.ko
 
 clean:
 	rm -rf build build-*

@@ -5,6 +5,7 @@
  *   control        write "new NAME [init=N] [min=N] [max=N] [auto_resize]
  *                  [accounting]" or "destroy NAME"
  *   vectors        read: runs every embedded test vector, prints TAP
+ *   bench          lfht against rhashtable (lfht_bench.c)
  *   NAME/control   write "add K V", "add_unique K V", "add_replace K V",
  *                  "replace K V", "del K", "lookup K" (each with an optional
  *                  "hash=H"), "resize N", "clear"
@@ -639,6 +640,7 @@ int lfht_debugfs_init(void)
 		return PTR_ERR(lfht_dir);
 	debugfs_create_file("control", 0200, lfht_dir, NULL, &top_control_fops);
 	debugfs_create_file("vectors", 0400, lfht_dir, NULL, &vectors_fops);
+	lfht_bench_init(lfht_dir);
 	return 0;
 }
 

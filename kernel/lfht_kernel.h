@@ -15,7 +15,10 @@ struct lfht_vec_file {
 extern const struct lfht_vec_file lfht_vec_files[];
 extern const unsigned int lfht_vec_nr_files;
 
+struct dentry;
+
 int lfht_debugfs_init(void);
 void lfht_debugfs_exit(void);
+void lfht_bench_init(struct dentry *dir);
 
 #endif /* LFHT_KERNEL_INTERNAL_H */

@@ -7,7 +7,6 @@ OUT=build/demo-kernel
 mkdir -p "$OUT"
 tools/qemu/deps.sh
 krel=$(ls /lib/modules | sort -V | tail -n 1)
-make -s kernel-clean KDIR="/lib/modules/$krel/build" >/dev/null 2>&1 || true
 make -s kernel KDIR="/lib/modules/$krel/build" >"$OUT/build.log" 2>&1 || {
 	cat "$OUT/build.log" >&2
 	exit 1

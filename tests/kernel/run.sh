@@ -20,7 +20,6 @@ vmlinuz=/boot/vmlinuz-$krel
 	exit 1
 }
 
-make -s kernel-clean KDIR="/lib/modules/$krel/build" >/dev/null 2>&1 || true
 # C=1: every file also goes through sparse; any warning fails.
 if ! make -s kernel KDIR="/lib/modules/$krel/build" C=1 >"$OUT/build.log" 2>&1 ||
 	grep -q 'warning:' "$OUT/build.log"; then

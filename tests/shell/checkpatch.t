@@ -5,7 +5,8 @@
 cd "${LFHT_ROOT:?run from make check}" || exit 1
 src=$(tools/qemu/kernel-src.sh) || { echo "1..1"; echo "not ok 1 - kernel source"; exit 1; }
 files="common/*.c common/*.h kernel/lfht.h kernel/lfht_env.h kernel/lfht_kernel.h
-	kernel/lfht_main.c kernel/lfht_debugfs.c include/lfht/lfht_api.h
+	kernel/lfht_main.c kernel/lfht_debugfs.c kernel/lfht_bench.c
+	include/lfht/lfht_api.h
 	$(ls tests/kunit/*.c 2>/dev/null)"
 n=0
 for f in $files; do
