@@ -34,7 +34,13 @@ static struct cds_lfht_node *bucket_for_hash(struct cds_lfht *ht,
 
 struct insert_walk {
 	unsigned long size;	/* buckets when the walk started */
-	unsigned long chain;	/* nodes of other hashes walked past */
+	/*
+	 * Nodes walked past that a table four times larger would put in
+	 * other buckets.  Nodes whose hashes share more low bits with ours
+	 * do not count: growing would not split them, so keys made to
+	 * collide (hash flooding) cannot make the table grow without end.
+	 */
+	unsigned long chain;
 };
 
 enum insert_mode {
@@ -108,11 +114,14 @@ static struct cds_lfht_node *insert(struct cds_lfht *ht, unsigned long hash,
 	uintptr_t own_flag = mode == INSERT_BUCKET ? LFHT_BUCKET : 0;
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
+	unsigned int split;	/* reverse-hash bits a 4x table compares */
 
 restart:
 	walk->chain = 0;
 	/* Pairs with the release in publish_size(): the bucket is linked. */
 	walk->size = lfht_load_acquire(ht->size);
+	split = lfht_fls_long(walk->size) + 1;
+	split = split < LFHT_BITS_PER_LONG ? split : LFHT_BITS_PER_LONG;
 	prev = lfht_bucket_at(ht, hash & (walk->size - 1));
 	prev_next = lfht_next_of(prev);
 	/*
@@ -146,7 +155,8 @@ restart:
 					return cur;
 				goto restart;	/* cur was removed first */
 			}
-		} else if (!(cur_next & LFHT_BUCKET)) {
+		} else if (!(cur_next & LFHT_BUCKET) &&
+			   (cur->reverse_hash ^ rev) >> (LFHT_BITS_PER_LONG - split)) {
 			walk->chain++;
 		}
 		prev = cur;
@@ -566,6 +576,8 @@ void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats)
 		slot = len < 4 ? (unsigned int)len : lfht_fls_long(len) + 1;
 		stats->chain_hist[slot < 8 ? slot : 7]++;
 	}
+	stats->chain_alert = stats->longest_chain >
+			     4 * ((stats->nodes + size - 1) / size) + 16;
 }
 
 struct cds_lfht *lfht_table_new(unsigned long init_size,

@@ -67,6 +67,11 @@ struct lfht_stats {
 	/* chains of length 0, 1, 2, 3, 4-7, 8-15, 16-31, 32 and more */
 	unsigned long chain_hist[8];
 	int resize_pending;
+	/*
+	 * The longest chain is far longer than random hashing gives at this
+	 * load (over 4 * ceil(nodes / buckets) + 16): keys made to collide?
+	 */
+	int chain_alert;
 };
 
 static inline struct cds_lfht_node *lfht_ptr(uintptr_t next)

@@ -218,11 +218,48 @@ static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
 	return size;
 }
 
-/* The deferred worker: apply growth hints and, with accounting, the count. */
+/*
+ * Without accounting the worker estimates the load: live nodes in up to
+ * LFHT_SAMPLE buckets spread over the table, counting at most
+ * LFHT_SAMPLE_CAP per bucket, so that a few flooded chains cannot make it
+ * look loaded.  Returns whole nodes per bucket.
+ */
+#define LFHT_SAMPLE	64UL
+#define LFHT_SAMPLE_CAP	8UL
+
+static unsigned long sampled_load(struct cds_lfht *ht)
+{
+	unsigned long size = ht->size, n = size < LFHT_SAMPLE ? size : LFHT_SAMPLE;
+	unsigned long i, len, nodes = 0;
+	struct cds_lfht_node *node;
+	uintptr_t next;
+
+	lfht_env_read_lock(&ht->env);
+	for (i = 0; i < n; i++) {
+		node = lfht_bucket_at(ht, i * (size / n));
+		for (len = 0, node = lfht_ptr(lfht_next_of(node));
+		     node && len < LFHT_SAMPLE_CAP; node = lfht_ptr(next)) {
+			next = lfht_next_of(node);
+			if (next & LFHT_BUCKET)
+				break;
+			len += !(next & LFHT_REMOVED);
+		}
+		nodes += len;
+	}
+	lfht_env_read_unlock(&ht->env);
+	return nodes / n;
+}
+
+/*
+ * The deferred worker: apply growth hints and, with accounting, the count.
+ * A hint only says that one add met a long chain; without accounting the
+ * worker then keeps growing while the sampled load is above 2 per bucket
+ * (adds that came before the growth ask nothing more).
+ */
 void lfht_resize_work(void *arg)
 {
 	struct cds_lfht *ht = arg;
-	unsigned long target, hint;
+	unsigned long target, hint, load, size;
 	int token;
 
 	/* Offline while waiting: the holder may be in synchronize_rcu(). */
@@ -237,15 +274,28 @@ void lfht_resize_work(void *arg)
 		if (hint > target)
 			target = hint;
 		resize_to(ht, target);
+		while (!(ht->flags & CDS_LFHT_ACCOUNTING) && hint &&
+		       ht->size < ht->max_size &&
+		       (load = sampled_load(ht)) > 2) {
+			target = ht->size * lfht_roundup_pow2(load);
+			size = ht->size;
+			resize_to(ht, target);
+			if (ht->size == size)
+				break;	/* out of memory */
+		}
 	}
 	lfht_env_mutex_unlock(&ht->resize_mutex);
 }
 
-/* An add walked past @chain nodes at @size buckets: ask for a larger size. */
+/*
+ * An add walked past @chain nodes at @size buckets that a table four times
+ * larger would split off: ask for a larger size, at most that.
+ */
 void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
 		       unsigned long chain)
 {
-	unsigned long want = size << (lfht_fls_long(chain) - 2);
+	unsigned int steps = lfht_fls_long(chain) - 2;
+	unsigned long want = size << (steps < 2 ? steps : 2);
 	unsigned long seen = LFHT_LOAD(ht->grow_hint);
 
 	if (want > ht->max_size || want < size)

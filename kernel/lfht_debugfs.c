@@ -509,6 +509,7 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "\nresize_pending %d\n",
 		   st.resize_pending || (t->ht->env.has_work &&
 					 work_pending(&t->ht->env.work)));
+	seq_printf(m, "chain_alert %d\n", st.chain_alert);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

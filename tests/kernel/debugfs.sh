@@ -151,6 +151,7 @@ check "stats: resizes GROWS SHRINKS" grep -qE '^resizes [0-9]+ [0-9]+$' $s
 check "stats: chain histogram" \
 	grep -qE '^chains 0:[0-9]+ 1:[0-9]+ 2:[0-9]+ 3:[0-9]+ 4-7:[0-9]+ 8-15:[0-9]+ 16-31:[0-9]+ 32\+:[0-9]+$' $s
 check "stats: resize_pending" grep -qE '^resize_pending [01]$' $s
+check "stats: chain_alert" grep -qE '^chain_alert [01]$' $s
 
 # -- bad input leaves the table as it was ------------------------------------
 before=$(sort $D/t1/entries)
