@@ -702,6 +702,7 @@ struct race {
 	struct cds_lfht *ht;
 	struct knode **nodes[RACE_THREADS];	/* preallocated per thread */
 	atomic_t winners[RACE_KEYS];
+	unsigned int winner_of[RACE_KEYS];
 	atomic_t arrived;
 	atomic_t adders_left;
 	unsigned long wins[RACE_THREADS];
@@ -721,19 +722,24 @@ static void race_adder(struct worker *w)
 	struct race *r = w->ctx;
 	unsigned int t = w->id;
 	struct cds_lfht_node *got;
-	unsigned long key;
+	unsigned long key, seed = t * 104729 + 17;
 
 	atomic_inc(&r->arrived);
 	while (atomic_read(&r->arrived) < RACE_THREADS + 1)
 		cpu_relax();
 	for (key = 0; key < RACE_KEYS; key++) {
 		struct knode *n = r->nodes[t][key];
+		unsigned long spin = xorshift(&seed) % 64;
 
+		/* Jitter, so that threads running together overtake each other. */
+		while (spin--)
+			cpu_relax();
 		rcu_read_lock();
 		got = cds_lfht_add_unique(r->ht, race_hash(r, key), match, &key,
 					  &n->node);
 		if (got == &n->node) {
 			r->wins[t]++;
+			r->winner_of[key] = t;
 			atomic_inc(&r->winners[key]);
 			r->nodes[t][key] = NULL;	/* the table's now */
 		} else if (container_of(got, struct knode, node)->key != key) {
@@ -773,7 +779,7 @@ static void lfht_add_unique_race(struct kunit *test)
 {
 	struct worker w[RACE_THREADS + 1];
 	unsigned long contended = 0, bad_winners = 0, bad_walk = 0;
-	unsigned long key, round, bad_count = 0;
+	unsigned long key, round, bad_count = 0, flips = 0;
 	struct counts c;
 	struct race *r;
 	unsigned int t, started;
@@ -809,7 +815,9 @@ static void lfht_add_unique_race(struct kunit *test)
 		for (t = 0; t <= RACE_THREADS; t++) {
 			w[t].ctx = r;
 			w[t].id = t;
-			w[t].cpu = -1;
+			/* Adders spread over the CPUs, the reader anywhere. */
+			w[t].cpu = t < RACE_THREADS ?
+				   (int)(t % num_online_cpus()) : -1;
 			w[t].fn = t < RACE_THREADS ? race_adder : race_reader;
 		}
 		started = workers_start(w, RACE_THREADS + 1);
@@ -829,6 +837,8 @@ static void lfht_add_unique_race(struct kunit *test)
 				kfree(r->nodes[t][key]);	/* losers */
 		}
 		contended += winning_threads > 1;
+		for (key = 1; key < RACE_KEYS; key++)
+			flips += r->winner_of[key] != r->winner_of[key - 1];
 		rcu_read_lock();
 		for (key = 0; key < RACE_KEYS; key++)
 			bad_walk += walk_hash(r->ht, race_hash(r, key), key) != 1;
@@ -838,8 +848,9 @@ static void lfht_add_unique_race(struct kunit *test)
 		drain(r->ht);
 		KUNIT_EXPECT_EQ(test, cds_lfht_destroy(r->ht, NULL), 0);
 	}
-	kunit_info(test, "%lu of %d rounds with more than one winning thread, %ld traversals during the adds\n",
-		   contended, RACE_ROUNDS, atomic_long_read(&r->traversals));
+	kunit_info(test, "%lu of %d rounds with more than one winning thread, %lu changes of winner, %ld traversals during the adds\n",
+		   contended, RACE_ROUNDS, flips,
+		   atomic_long_read(&r->traversals));
 	KUNIT_EXPECT_EQ_MSG(test, bad_winners, 0UL,
 			    "keys without exactly one winner");
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&r->wrong_winner), 0L);
