@@ -869,15 +869,26 @@ static void lfht_add_unique_race(struct kunit *test)
 #define DESTROY_ROUNDS	300
 #define DESTROY_NODES	64
 
-/* Delays the work items queued after it on an ordered workqueue. */
+/*
+ * Delays the work items queued after it on an ordered workqueue: for @ms,
+ * or, when @ht is set, until a destroy of @ht has begun (at most 10 s).
+ */
 struct blocker {
 	struct work_struct work;
 	unsigned int ms;
+	struct cds_lfht *ht;
 };
 
 static void blocker_fn(struct work_struct *work)
 {
-	msleep(container_of(work, struct blocker, work)->ms);
+	struct blocker *b = container_of(work, struct blocker, work);
+	int i;
+
+	/* White box: the flag cds_lfht_destroy() sets before it waits. */
+	for (i = 0; b->ht && i < 500 && !READ_ONCE(b->ht->destroying); i++)
+		msleep(20);
+	if (!b->ht)
+		msleep(b->ms);
 }
 
 /*
@@ -953,6 +964,12 @@ static void lfht_destroy_with_resize_queued(struct kunit *test)
 }
 
 /*
+ * 40 + 8 nodes: every add walks fewer than 64 nodes, so the adds after the
+ * failed destroy ask for no more than the adds before it did.
+ */
+#define NONEMPTY_NODES	40
+
+/*
  * A non-empty table: destroy says -EPERM and leaves it usable, automatic
  * resizing included, even when its resize work ran during the destroy.
  */
@@ -971,13 +988,13 @@ static void lfht_destroy_nonempty(struct kunit *test)
 	wq = alloc_ordered_workqueue("lfht_kunit", 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, wq);
 	INIT_WORK(&b->work, blocker_fn);
-	b->ms = 20;
 
 	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, wq);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht);
 	/* The growth the adds ask for waits behind the blocker... */
+	b->ht = ht;
 	queue_work(wq, &b->work);
-	KUNIT_ASSERT_EQ(test, add_colliding(ht, 0, DESTROY_NODES), 0);
+	KUNIT_ASSERT_EQ(test, add_colliding(ht, 0, NONEMPTY_NODES), 0);
 	KUNIT_EXPECT_EQ(test, lfht_nr_buckets(ht), 1UL);
 	/* ...and runs during the destroy, which then fails. */
 	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, &got), -EPERM);
@@ -985,16 +1002,16 @@ static void lfht_destroy_nonempty(struct kunit *test)
 
 	/* Still usable: lookups, adds, dels, counts. */
 	rcu_read_lock();
-	for (key = 0; key < DESTROY_NODES; key++) {
+	for (key = 0; key < NONEMPTY_NODES; key++) {
 		cds_lfht_lookup(ht, key << 16, match, &key, &iter);
 		found += cds_lfht_iter_get_node(&iter) != NULL;
 	}
 	rcu_read_unlock();
-	KUNIT_EXPECT_EQ(test, found, (unsigned long)DESTROY_NODES);
-	KUNIT_ASSERT_EQ(test, add_colliding(ht, DESTROY_NODES, 8), 0);
+	KUNIT_EXPECT_EQ(test, found, (unsigned long)NONEMPTY_NODES);
+	KUNIT_ASSERT_EQ(test, add_colliding(ht, NONEMPTY_NODES, 8), 0);
 	count_all(ht, &c);
-	KUNIT_EXPECT_EQ(test, c.count, DESTROY_NODES + 8UL);
-	KUNIT_EXPECT_EQ(test, c.walked, DESTROY_NODES + 8UL);
+	KUNIT_EXPECT_EQ(test, c.count, NONEMPTY_NODES + 8UL);
+	KUNIT_EXPECT_EQ(test, c.walked, NONEMPTY_NODES + 8UL);
 
 	/* The growth asked for before and after the destroy does happen. */
 	for (i = 0; i < 50 && lfht_nr_buckets(ht) == 1; i++) {
@@ -1010,7 +1027,7 @@ static void lfht_destroy_nonempty(struct kunit *test)
 	cds_lfht_resize(ht, 256);
 	KUNIT_EXPECT_EQ(test, lfht_nr_buckets(ht), 256UL);
 
-	KUNIT_EXPECT_EQ(test, drain(ht), DESTROY_NODES + 8UL);
+	KUNIT_EXPECT_EQ(test, drain(ht), NONEMPTY_NODES + 8UL);
 	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, &got), 0);
 	KUNIT_EXPECT_PTR_EQ(test, got, wq);
 	destroy_workqueue(wq);
