@@ -52,7 +52,8 @@ install: all
 check:
 	tools/check.sh
 
-# Build, run the README's example, then every test vector (memb flavor).
+# Build, run the README's example, then every test vector (memb flavor),
+# then boot lfht.ko under QEMU and show a debugfs session.
 demo: all
 	$(CC) $(WARN) -Iinclude examples/typical.c $(B)/liblfht.a -lurcu -pthread -o $(B)/typical
 	@echo '--- examples/typical.c'
@@ -62,6 +63,7 @@ demo: all
 	@echo '--- tests/vectors (first and last cases)'
 	$(B)/run_vectors tests/vectors/*.vec > $(B)/vectors.tap; \
 		rc=$$?; head -5 $(B)/vectors.tap; echo ...; tail -4 $(B)/vectors.tap; exit $$rc
+	sh tools/demo-kernel.sh
 
 # The kernel module, built by Kbuild in the tree (see Kbuild).
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \

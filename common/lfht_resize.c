@@ -30,18 +30,17 @@ static void publish_size(struct cds_lfht *ht, unsigned long size)
 }
 
 /*
- * Step @j of a long walk by the resizer: read-side sections of
- * LFHT_RESIZE_BATCH steps each, with a quiescent state between them so
- * grace periods end meanwhile (qsbr).  The caller unlocks after the last.
+ * Step @j of a long walk by the resizer, inside a read-side section: every
+ * LFHT_RESIZE_BATCH steps, end it and start another, with a quiescent state
+ * between them so grace periods end meanwhile (qsbr).  Inline, so that
+ * sparse checks the lock balance in the caller's loop.
  */
-static void batch_point(struct cds_lfht *ht, unsigned long j)
+static inline void batch_point(struct cds_lfht *ht, unsigned long j)
 {
-	if (j % LFHT_RESIZE_BATCH)
+	if (!j || j % LFHT_RESIZE_BATCH)
 		return;
-	if (j) {
-		lfht_env_read_unlock(&ht->env);
-		lfht_env_quiescent(&ht->env);
-	}
+	lfht_env_read_unlock(&ht->env);
+	lfht_env_quiescent(&ht->env);
 	lfht_env_read_lock(&ht->env);
 }
 
@@ -60,6 +59,7 @@ static void link_buckets(struct cds_lfht *ht, struct cds_lfht_node *tbl,
 			lfht_link_bucket(ht, len + j, &tbl[j]);
 		return;
 	}
+	lfht_env_read_lock(&ht->env);
 	for (j = 0; j < len; j++) {
 		batch_point(ht, j);
 		lfht_link_bucket(ht, len + j, &tbl[j]);
@@ -150,6 +150,7 @@ static void shrink_once(struct cds_lfht *ht)
 					(struct cds_lfht_node *)(seen | LFHT_REMOVED));
 		} while (next != seen);
 	}
+	lfht_env_read_lock(&ht->env);
 	for (j = 0; j < len; j++) {
 		batch_point(ht, j);
 		lfht_unlink_removed(ht, len + j, tbl[j].reverse_hash);

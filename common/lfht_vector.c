@@ -604,6 +604,16 @@ static void finish_case(struct vcase *c, const char *file, const char *name,
 	*failed += !!c->failed;
 }
 
+/**
+ * lfht_vec_run - run every case of one test-vector file
+ * @file: its name, for the report
+ * @text: its contents (need not end in a NUL)
+ * @len: their length
+ * @cfg: the environment each case's table is made with
+ * @report: called once per case with its verdict
+ *
+ * Return: the number of cases that failed.
+ */
 int lfht_vec_run(const char *file, const char *text, size_t len,
 		 const struct lfht_env_config *cfg,
 		 const struct lfht_vec_report *report)

@@ -390,6 +390,7 @@ static ssize_t run_write(const char __user *ubuf, size_t len,
 		err = lfht_cmd_parse(line, n, file, &cmd);
 		if (err) {
 			log_rejected(where, line, n, err);
+			ret = err;
 			goto out;
 		}
 		ret = 0;
@@ -415,7 +416,10 @@ static ssize_t run_write(const char __user *ubuf, size_t len,
 		}
 		done = pos;
 	}
-	ret = err && !done ? err : (err ? done : len);
+	if (!err)
+		ret = len;
+	else
+		ret = done ? done : err;
 out:
 	kvfree(buf);
 	return ret;

@@ -44,7 +44,6 @@
 /* cmpxchg() and xchg() are fully ordered (when cmpxchg succeeds). */
 #define lfht_cmpxchg(ptr, old, new)	cmpxchg(ptr, old, new)
 #define lfht_xchg(ptr, v)		xchg(ptr, v)
-#define lfht_smp_mb()			smp_mb()
 
 #define LFHT_BUG_ON(cond)	WARN_ON_ONCE(cond)
 /*

@@ -9,16 +9,18 @@ echo '#include <linux/export.h>'
 echo '#include "lfht_kernel.h"'
 i=0
 for f in "$@"; do
-	printf '\nstatic const char vec_%d[] =\n' $i
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$/\\n"/' "$f"
-	echo ';'
+	# Bytes, not a string literal: sparse limits literals to 8191 bytes.
+	printf '\n/* %s */\nstatic const char vec_%d[] = {\n' "$(basename "$f")" $i
+	od -An -v -tx1 "$f" | sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1, /g' \
+		-e 's/, $/,/' -e 's/^/\t/'
+	echo '};'
 	i=$((i + 1))
 done
 echo
 echo 'const struct lfht_vec_file lfht_vec_files[] = {'
 i=0
 for f in "$@"; do
-	printf '\t{ "%s", vec_%d, sizeof(vec_%d) - 1 },\n' "$(basename "$f")" $i $i
+	printf '\t{ "%s", vec_%d, sizeof(vec_%d) },\n' "$(basename "$f")" $i $i
 	i=$((i + 1))
 done
 echo '};'

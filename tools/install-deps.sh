@@ -10,3 +10,5 @@ if [ -n "$missing" ]; then
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
 fi
+# The kernel side: headers, image, source, QEMU, busybox, sparse.
+sh "$(dirname "$0")/qemu/deps.sh"

@@ -56,11 +56,11 @@ static inline void cds_lfht_node_init_deleted(struct cds_lfht_node *node)
 
 /* cds_lfht_entry - containing object of a node, or NULL for a NULL node. */
 #define cds_lfht_entry(ptr, type, member)				\
-	__extension__ ({						\
+	(__extension__ ({						\
 		__typeof__(ptr) lfht_entry_ptr_ = (ptr);		\
 		lfht_entry_ptr_ ? LFHT_CONTAINER_OF(lfht_entry_ptr_,	\
 					type, member) : NULL;		\
-	})
+	}))
 
 enum {
 	CDS_LFHT_AUTO_RESIZE = (1U << 0),
