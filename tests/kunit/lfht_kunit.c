@@ -5,7 +5,8 @@
  *
  *  - every case of the embedded test vectors, one parameter each;
  *  - readers, writers and a resizer at once in kthreads, checking the
- *    guarantees of tests/unit/stress_guarantees.c;
+ *    guarantees of tests/unit/stress_guarantees.c, and growth from one
+ *    bucket with readers looking up every key published;
  *  - add_unique races, a table destroyed while its resize work is queued,
  *    destroy of a non-empty table, and the ACCOUNTING counters.
  *
@@ -14,6 +15,7 @@
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -691,6 +693,131 @@ static void lfht_stress_guarantees(struct kunit *test)
 }
 
 /* ------------------------------------------------------------------------
+ * Growth from one bucket while readers look up every key published so far.
+ */
+
+#define GROW_KEYS	(1UL << 14)
+
+struct grow {
+	struct cds_lfht *ht;
+	struct knode **nodes;
+	unsigned long published[2];	/* keys below, of each half, are in */
+	bool stop;
+	atomic_long_t missing, lookups, lookups_in_growth;
+	unsigned long sizes_seen;	/* OR of the sizes lookups ran at */
+};
+
+/* Writers insert disjoint halves, the even and the odd keys. */
+static void grow_writer(struct worker *w)
+{
+	struct grow *g = w->ctx;
+	unsigned long half = w->id, i;
+
+	for (i = half; i < GROW_KEYS; i += 2) {
+		rcu_read_lock();
+		cds_lfht_add(g->ht, hash_of(i), &g->nodes[i]->node);
+		rcu_read_unlock();
+		/* Pairs with the reader's acquire: linked, then published. */
+		smp_store_release(&g->published[half], i + 2);
+		if (!(i & 255))
+			cond_resched();
+	}
+}
+
+static void grow_reader(struct worker *w)
+{
+	struct grow *g = w->ctx;
+	unsigned long seed = 12345, limit, key, b0, b1, ops = 0, sizes = 0;
+	struct cds_lfht_iter iter;
+	bool found;
+
+	while (!READ_ONCE(g->stop)) {
+		unsigned int half = xorshift(&seed) & 1;
+
+		if (!(++ops & 255))
+			cond_resched();
+		/* Pairs with the writer's release: keys below are linked. */
+		limit = smp_load_acquire(&g->published[half]);
+		if (limit < 2)
+			continue;
+		key = half + 2 * (xorshift(&seed) % (limit / 2));
+		if (key >= limit)
+			continue;
+		b0 = lfht_nr_buckets(g->ht);
+		rcu_read_lock();
+		cds_lfht_lookup(g->ht, hash_of(key), match, &key, &iter);
+		found = cds_lfht_iter_get_node(&iter) != NULL;
+		rcu_read_unlock();
+		b1 = lfht_nr_buckets(g->ht);
+		if (!found)
+			atomic_long_inc(&g->missing);
+		atomic_long_inc(&g->lookups);
+		if (b0 != b1)
+			atomic_long_inc(&g->lookups_in_growth);
+		sizes |= b0 | b1;
+	}
+	g->sizes_seen = sizes;	/* read after the completion */
+}
+
+static void lfht_growth(struct kunit *test)
+{
+	struct worker w[3] = {};
+	unsigned long i, auto_size;
+	struct counts c;
+	struct grow *g;
+	unsigned int started;
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	g->nodes = kunit_kcalloc(test, GROW_KEYS, sizeof(*g->nodes),
+				 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g->nodes);
+	for (i = 0; i < GROW_KEYS; i++) {
+		g->nodes[i] = knode_new(i, i);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g->nodes[i]);
+	}
+	g->ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g->ht);
+
+	/* The reader first, so that it sees the table grow. */
+	for (i = 0; i < 3; i++) {
+		w[i].ctx = g;
+		w[i].id = i ? i - 1 : 0;
+		w[i].cpu = -1;
+		w[i].fn = i ? grow_writer : grow_reader;
+	}
+	started = workers_start(w, 3);
+	workers_wait(&w[1], 2);
+	auto_size = lfht_nr_buckets(g->ht);
+	cds_lfht_resize(g->ht, GROW_KEYS);
+	KUNIT_EXPECT_GE(test, lfht_nr_buckets(g->ht), GROW_KEYS);
+	msleep(20);	/* the reader, at the final size */
+	WRITE_ONCE(g->stop, true);
+	workers_wait(w, 1);
+	KUNIT_ASSERT_EQ(test, started, 3U);
+
+	count_all(g->ht, &c);
+	kunit_info(test, "%ld lookups at %d sizes (%ld while the size changed), %lu buckets after the adds\n",
+		   atomic_long_read(&g->lookups), hweight_long(g->sizes_seen),
+		   atomic_long_read(&g->lookups_in_growth), auto_size);
+	KUNIT_EXPECT_GT(test, auto_size, 1UL);
+	KUNIT_EXPECT_LE(test, auto_size, 4 * GROW_KEYS);
+	KUNIT_EXPECT_EQ(test, c.count, GROW_KEYS);
+	KUNIT_EXPECT_EQ(test, c.walked, GROW_KEYS);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_long_read(&g->missing), 0L,
+			    "a published key was not found during growth");
+	/* Not vacuous: lookups ran at two sizes or more as the table grew. */
+	KUNIT_EXPECT_GE(test, hweight_long(g->sizes_seen & (GROW_KEYS - 1)), 2);
+
+	KUNIT_EXPECT_EQ(test, drain(g->ht), GROW_KEYS);
+	cds_lfht_resize(g->ht, 1);
+	KUNIT_EXPECT_EQ(test, lfht_nr_buckets(g->ht), 1UL);
+	count_all(g->ht, &c);
+	KUNIT_EXPECT_EQ(test, c.count, 0UL);
+	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(g->ht, NULL), 0);
+}
+
+/* ------------------------------------------------------------------------
  * Concurrent add_unique of the same keys: one winner per key.
  */
 
@@ -1146,6 +1273,7 @@ static struct kunit_case lfht_kunit_cases[] = {
 	KUNIT_CASE_PARAM(lfht_vector_case, vec_gen_params),
 	KUNIT_CASE(lfht_vector_count),
 	KUNIT_CASE_PARAM(lfht_stress_guarantees, stress_flags_gen_params),
+	KUNIT_CASE(lfht_growth),
 	KUNIT_CASE(lfht_add_unique_race),
 	KUNIT_CASE(lfht_destroy_with_resize_queued),
 	KUNIT_CASE(lfht_destroy_nonempty),
