@@ -49,5 +49,8 @@ END {
 	     ", case lines in tests/vectors: " files)
 	printf "1..%d\n", n
 }' "$ktap"
+# The suite's own diagnostics (counts of what each test exercised).
+[ -f "$out/kunit/console.log" ] &&
+	sed -n 's/^\[ *[0-9.]*\] *\(# lfht_.*\)/\1/p' "$out/kunit/console.log"
 [ "$rc" = 0 ] || sed 's/^/# /' "$out/make.log" | tail -40
 exit 0
