@@ -4,6 +4,7 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make kernel     lfht.ko against KDIR (default: the running kernel's
 #                   headers, else the newest installed ones)
+#   make kunit      lfht.ko + lfht_kunit.ko on the debug kernel under QEMU
 CC      ?= cc
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
@@ -82,7 +83,40 @@ kernel:
 kernel-clean:
 	rm -rf $(B)/kbuild-* lfht.ko
 
+# The KUnit suite on the debug kernel of tools/qemu (built once, cached).
+# Kbuild puts its objects next to the sources, so building the same tree
+# against two kernels would mix their objects (and two such builds running
+# at once would clobber each other).  The KUnit build therefore compiles a
+# fresh copy of the module's sources in $(KUNIT_B)/src, made anew each
+# time: "make kernel" objects in the tree are neither used nor touched.
+KUNIT_B     = $(abspath $(B))/kunit
+KUNIT_SRC   = $(KUNIT_B)/src
+KUNIT_FILES = Kbuild common kernel include tests/kunit tests/vectors \
+	      tools/embed-vectors.sh
+
+kunit:
+	tools/qemu/deps.sh
+	tools/qemu/build-kernel.sh >/dev/null
+	rm -rf $(KUNIT_B) && mkdir -p $(KUNIT_SRC)
+	tar cf - --exclude='*.[oa]' --exclude='*.ko' --exclude='*.mod*' \
+		--exclude='.*.cmd' --exclude=lfht_vectors_data.c \
+		$(KUNIT_FILES) | tar xf - -C $(KUNIT_SRC)
+	$(MAKE) -C "$$(tools/qemu/build-kernel.sh --print-dir)" \
+		M=$(KUNIT_SRC) modules >$(KUNIT_B)/build.log 2>&1 || \
+		{ cat $(KUNIT_B)/build.log; exit 1; }
+	@echo "kunit: running lfht_kunit.ko (log: $(KUNIT_B)/run.log)"
+	@rc=0; LFHT_KTAP_OUT=$(KUNIT_B)/ktap.txt tools/qemu/kunit-run.sh \
+		--log $(KUNIT_B)/console.log --script tests/kunit/guest.sh \
+		$(KUNIT_SRC)/lfht.ko $(KUNIT_SRC)/lfht_kunit.ko \
+		>$(KUNIT_B)/run.log 2>&1 || rc=$$?; \
+	sed -n 's/^\[ *[0-9.]*\] *\(# lfht_.*\)/\1/p' $(KUNIT_B)/console.log; \
+	grep -E '^run\.sh: guest|\[(FAILED|CRASHED)\]' $(KUNIT_B)/run.log; \
+	sed -n '/^--- check-log/,/^--- kunit.py parse/p' $(KUNIT_B)/run.log | \
+		sed '$$d'; \
+	grep -E 'Testing complete|^kunit: ' $(KUNIT_B)/run.log; \
+	[ $$rc = 0 ] || echo "kunit: FAILED (exit $$rc)"; exit $$rc
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean kernel kernel-clean
+.PHONY: all install check demo clean kernel kernel-clean kunit

@@ -632,6 +632,12 @@ int lfht_table_destroy(struct cds_lfht *ht)
 	lfht_env_blocking_end(&ht->env, token);
 	if (!lfht_is_empty(ht)) {
 		LFHT_STORE(ht->destroying, 0);
+		/*
+		 * A worker that ran during the flush did nothing and left
+		 * grow_hint set, so later adds asking for no more than it
+		 * would not queue work again: run it now.
+		 */
+		lfht_env_queue_work(&ht->env);
 		return -EPERM;
 	}
 	lfht_env_table_fini(&ht->env);

@@ -152,6 +152,18 @@ static struct vnode *vnode_new(struct vcase *c, unsigned long long key,
 	return v;
 }
 
+/* Fill and hand out the node allocated ahead, *@spare. */
+static struct vnode *vnode_take(struct vnode **spare, unsigned long long key,
+				unsigned long long value)
+{
+	struct vnode *v = *spare;
+
+	*spare = NULL;
+	v->key = key;
+	v->value = value;
+	return v;
+}
+
 static void vnode_free(struct vcase *c, struct vnode *v)
 {
 	lfht_env_free(v);
@@ -306,7 +318,7 @@ static void run_op(struct vcase *c, const char *op, const struct args *a,
 	unsigned long long key = a->num[0];
 	struct cds_lfht_node *found;
 	struct cds_lfht_iter iter;
-	struct vnode *v;
+	struct vnode *v, *spare = NULL;
 	long before, after;
 	unsigned long n;
 	int ret;
@@ -345,12 +357,25 @@ static void run_op(struct vcase *c, const char *op, const struct args *a,
 		put_str(out, "error: no table");
 		return;
 	}
+	/*
+	 * Allocate a new node before the read-side section: the kernel's
+	 * allocator may sleep, which a kernel RCU reader must not.
+	 */
+	if (str_eq(op, "add") || str_eq(op, "add_unique") ||
+	    str_eq(op, "add_replace") || str_eq(op, "replace") ||
+	    str_eq(op, "replace_removed")) {
+		spare = vnode_new(c, 0, 0);
+		if (!spare) {
+			put_str(out, "error: out of memory");
+			return;
+		}
+	}
 	lfht_env_read_lock(&c->ht->env);
 	if (str_eq(op, "add") || str_eq(op, "add_unique") ||
 	    str_eq(op, "add_replace") || str_eq(op, "replace")) {
 		if (!need(c, a, 2, out))
 			goto unlock;
-		v = vnode_new(c, key, a->num[1]);
+		v = vnode_take(&spare, key, a->num[1]);
 		if (!v) {
 			put_str(out, "error: out of memory");
 			goto unlock;
@@ -414,7 +439,7 @@ static void run_op(struct vcase *c, const char *op, const struct args *a,
 		if (str_eq(op, "del_removed")) {
 			ret = cds_lfht_del(c->ht, &c->last_removed->node);
 		} else {
-			v = vnode_new(c, c->last_removed->key, key);
+			v = vnode_take(&spare, c->last_removed->key, key);
 			if (!v) {
 				put_str(out, "error: out of memory");
 				goto unlock;
@@ -478,6 +503,8 @@ static void run_op(struct vcase *c, const char *op, const struct args *a,
 	}
 unlock:
 	lfht_env_read_unlock(&c->ht->env);
+	if (spare)
+		vnode_free(c, spare);	/* never used */
 }
 
 /* Split @line in place at blanks; a `#` ends it. */
