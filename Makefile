@@ -74,35 +74,28 @@ KBUILD_SRCS = Kbuild common kernel include tests/vectors tools/embed-vectors.sh 
 	      $(wildcard tests/kunit)
 KB = $(B)/kbuild-$(subst /,_,$(KDIR))
 
-kernel:
+kbuild:
 	rm -rf $(KB) && mkdir -p $(KB)
 	cp -R --parents $(KBUILD_SRCS) $(KB)/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KB) $(if $(C),C=$(C)) modules
+
+kernel: kbuild
 	cp $(KB)/lfht.ko lfht.ko
 
 kernel-clean:
 	rm -rf $(B)/kbuild-* lfht.ko
 
-# The KUnit suite on the debug kernel of tools/qemu (built once, cached).
-# Kbuild puts its objects next to the sources, so building the same tree
-# against two kernels would mix their objects (and two such builds running
-# at once would clobber each other).  The KUnit build therefore compiles a
-# fresh copy of the module's sources in $(KUNIT_B)/src, made anew each
-# time: "make kernel" objects in the tree are neither used nor touched.
-KUNIT_B     = $(abspath $(B))/kunit
-KUNIT_SRC   = $(KUNIT_B)/src
-KUNIT_FILES = Kbuild common kernel include tests/kunit tests/vectors \
-	      tools/embed-vectors.sh
+# The KUnit suite on the debug kernel of tools/qemu (built once, cached),
+# from its own copy of the sources ("make kbuild" with that KDIR).
+KTREE    = $(shell tools/qemu/build-kernel.sh --print-dir)
+KUNIT_B  = $(abspath $(B))/kunit
+KUNIT_SRC = $(abspath $(B))/kbuild-$(subst /,_,$(KTREE))
 
 kunit:
 	tools/qemu/deps.sh
 	tools/qemu/build-kernel.sh >/dev/null
-	rm -rf $(KUNIT_B) && mkdir -p $(KUNIT_SRC)
-	tar cf - --exclude='*.[oa]' --exclude='*.ko' --exclude='*.mod*' \
-		--exclude='.*.cmd' --exclude=lfht_vectors_data.c \
-		$(KUNIT_FILES) | tar xf - -C $(KUNIT_SRC)
-	$(MAKE) -C "$$(tools/qemu/build-kernel.sh --print-dir)" \
-		M=$(KUNIT_SRC) modules >$(KUNIT_B)/build.log 2>&1 || \
+	rm -rf $(KUNIT_B) && mkdir -p $(KUNIT_B)
+	$(MAKE) -s kbuild KDIR=$(KTREE) >$(KUNIT_B)/build.log 2>&1 || \
 		{ cat $(KUNIT_B)/build.log; exit 1; }
 	@echo "kunit: running lfht_kunit.ko (log: $(KUNIT_B)/run.log)"
 	@rc=0; LFHT_KTAP_OUT=$(KUNIT_B)/ktap.txt tools/qemu/kunit-run.sh \
@@ -119,4 +112,4 @@ kunit:
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean kernel kernel-clean kunit
+.PHONY: all install check demo clean kbuild kernel kernel-clean kunit

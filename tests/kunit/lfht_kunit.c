@@ -1019,8 +1019,9 @@ static void blocker_fn(struct work_struct *work)
 }
 
 /*
- * Add @nr nodes whose hashes share their low 16 bits: one chain at any
- * size up to 2^16 buckets, so the adds ask for growth.
+ * Add @nr nodes hashed by their key: in a one-bucket table they make one
+ * chain that a larger table splits, so the adds ask for growth.  (Hashes
+ * sharing their low bits would not: growing cannot split those.)
  */
 static int add_colliding(struct cds_lfht *ht, unsigned long first,
 			 unsigned long nr)
@@ -1033,7 +1034,7 @@ static int add_colliding(struct cds_lfht *ht, unsigned long first,
 		if (!n)
 			return -ENOMEM;
 		rcu_read_lock();
-		cds_lfht_add(ht, key << 16, &n->node);
+		cds_lfht_add(ht, key, &n->node);
 		rcu_read_unlock();
 	}
 	return 0;
@@ -1130,7 +1131,7 @@ static void lfht_destroy_nonempty(struct kunit *test)
 	/* Still usable: lookups, adds, dels, counts. */
 	rcu_read_lock();
 	for (key = 0; key < NONEMPTY_NODES; key++) {
-		cds_lfht_lookup(ht, key << 16, match, &key, &iter);
+		cds_lfht_lookup(ht, key, match, &key, &iter);
 		found += cds_lfht_iter_get_node(&iter) != NULL;
 	}
 	rcu_read_unlock();

@@ -9,7 +9,7 @@
 # given, in order (KUnit suites run during insmod).  With --script, that
 # script runs instead (files are in /lib/lfht/, the current directory).
 # The modules must be built against the tree of build-kernel.sh:
-#   make -C "$(tools/qemu/build-kernel.sh)" M=$PWD/kernel
+#   make kbuild KDIR="$(tools/qemu/build-kernel.sh)"  (the module copy is in build/kbuild-*)
 # Exit status 0 only when the guest finished, its script exited 0,
 # check-log.sh found nothing and kunit-parse.sh saw tests and no failure.
 set -eu
