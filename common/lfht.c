@@ -35,8 +35,9 @@ static struct cds_lfht_node *bucket_for_hash(struct cds_lfht *ht,
 struct insert_walk {
 	unsigned long size;	/* buckets when the walk started */
 	/*
-	 * Nodes walked past that a table four times larger would put in
-	 * other buckets.  Nodes whose hashes share more low bits with ours
+	 * Hashes walked past that a table four times larger would put in
+	 * other buckets, each counted once however many nodes share it.
+	 * Hashes that share more low bits with ours, and runs of duplicates,
 	 * do not count: growing would not split them, so keys made to
 	 * collide (hash flooding) cannot make the table grow without end.
 	 */
@@ -115,9 +116,11 @@ static struct cds_lfht_node *insert(struct cds_lfht *ht, unsigned long hash,
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
 	unsigned int split;	/* reverse-hash bits a 4x table compares */
+	unsigned long counted;	/* the last reverse hash counted in chain */
 
 restart:
 	walk->chain = 0;
+	counted = rev;
 	/* Pairs with the release in publish_size(): the bucket is linked. */
 	walk->size = lfht_load_acquire(ht->size);
 	split = lfht_fls_long(walk->size) + 1;
@@ -156,7 +159,9 @@ restart:
 				goto restart;	/* cur was removed first */
 			}
 		} else if (!(cur_next & LFHT_BUCKET) &&
+			   cur->reverse_hash != counted &&
 			   (cur->reverse_hash ^ rev) >> (LFHT_BITS_PER_LONG - split)) {
+			counted = cur->reverse_hash;
 			walk->chain++;
 		}
 		prev = cur;

@@ -259,7 +259,8 @@ static unsigned long sampled_load(struct cds_lfht *ht)
 void lfht_resize_work(void *arg)
 {
 	struct cds_lfht *ht = arg;
-	unsigned long target, hint, load, size;
+	unsigned long target, hint, load, size, most;
+	long count;
 	int token;
 
 	/* Offline while waiting: the holder may be in synchronize_rcu(). */
@@ -269,8 +270,14 @@ void lfht_resize_work(void *arg)
 	if (!LFHT_LOAD(ht->destroying)) {
 		hint = lfht_xchg(&ht->grow_hint, 0UL);
 		target = ht->size;
-		if (ht->flags & CDS_LFHT_ACCOUNTING)
+		if (ht->flags & CDS_LFHT_ACCOUNTING) {
 			target = size_for_count(ht, ht->size);
+			/* The count bounds a hint: one bucket per node at most. */
+			count = lfht_env_counter_sum(&ht->count);
+			most = lfht_roundup_pow2(count > 0 ? (unsigned long)count : 1);
+			if (hint > most)
+				hint = most;
+		}
 		if (hint > target)
 			target = hint;
 		resize_to(ht, target);
