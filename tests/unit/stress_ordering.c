@@ -50,6 +50,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "flavor.h"
 #include "tap.h"
@@ -867,14 +868,16 @@ static void *reader(void *arg)
 	test_thread_register();
 	do {	/* at least one pass, however late the thread gets a CPU */
 		st->pass++;
-		pass_publish(st);
-		pass_replace(st);
-		test_quiescent();
-		pass_traverse(st);
-		test_quiescent();
+		/* B.1/B.2 window: from the previous pass's end to the reads
+		 * in pass_replace/pass_traverse, so those come last. */
 		pass_dups(st);
 		if (!(st->pass % 4))
 			pass_hold(st);
+		pass_publish(st);
+		test_quiescent();
+		pass_replace(st);
+		test_quiescent();
+		pass_traverse(st);
 		/* Pairs with rep_writer's acquire (B.1, B.2): every read of
 		 * this pass happened before. */
 		__atomic_store_n(&reader_done[st->r], st->pass, __ATOMIC_RELEASE);
@@ -976,6 +979,27 @@ static void drain(void)
 	rcu_read_unlock();
 }
 
+/* The signal flavor's grace periods interrupt sleeps: sleep to a deadline. */
+static void sleep_ms(unsigned long ms)
+{
+	struct timespec end, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)(ms / 1000);
+	end.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			return;
+		usleep(10000);
+	}
+}
+
 static void run_phase(const char *name, int flags, int explicit_resize)
 {
 	pthread_t w[3], rd[NR_READERS], z;
@@ -983,7 +1007,14 @@ static void run_phase(const char *name, int flags, int explicit_resize)
 	char what[96];
 	unsigned int i;
 
-	ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	/*
+	 * A cap on automatic growth: an add of a fresh key that sorts behind
+	 * a dup key's run of 12 equal hashes asks for 4x the size, at any
+	 * size, so without a cap the table (~100 nodes) grows to 2^20
+	 * buckets within a second and resizes crowd out everything else.
+	 */
+	ht = cds_lfht_new(1, 1, (flags & CDS_LFHT_AUTO_RESIZE) ? 4096 : 0,
+			  flags, NULL);
 	if (!ht)
 		abort();
 	memset(&total, 0, sizeof(total));
@@ -1003,7 +1034,7 @@ static void run_phase(const char *name, int flags, int explicit_resize)
 	if (explicit_resize)
 		pthread_create(&z, NULL, resizer, NULL);
 	test_thread_offline();
-	usleep((useconds_t)phase_ms * 1000);
+	sleep_ms(phase_ms);
 	uatomic_set(&stop, 1);
 	for (i = 0; i < 3; i++)
 		pthread_join(w[i], NULL);
