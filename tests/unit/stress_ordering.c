@@ -48,6 +48,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1068,6 +1069,18 @@ static void run_phase(const char *name, int flags, int explicit_resize)
 	is_l(test_destroy(ht, NULL), 0, what);
 }
 
+/* A library bug can also show as a hang (a corrupted list): fail, not wait. */
+static void watchdog(int sig)
+{
+	static const char msg[] = "Bail out! stress_ordering: watchdog expired\n";
+	ssize_t r;
+
+	(void)sig;
+	r = write(STDOUT_FILENO, msg, sizeof(msg) - 1);
+	(void)r;
+	_exit(2);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long seconds = 2;
@@ -1083,6 +1096,8 @@ int main(int argc, char **argv)
 	phase_ms = seconds * 1000 / 2;
 	if (phase_ms < 200)
 		phase_ms = 200;
+	signal(SIGALRM, watchdog);
+	alarm((unsigned int)(120 + 30 * seconds));
 	test_thread_register();
 	run_phase("explicit resizes", 0, 1);
 	run_phase("auto resize", CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
