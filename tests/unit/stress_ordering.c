@@ -275,7 +275,40 @@ static void add_counts(const struct counts *c)
 	}
 }
 
-/* ---- pub_writer: A.1, A.2 (add/del then flag), D.1 first half ---------- */
+/* D.2, replace side (called by pub_writer, which never waits for a grace
+ * period and so meets churn_writer's dels often). */
+static void conf_replace(struct counts *c, unsigned long r, unsigned long *seq)
+{
+	unsigned long key = KEY(SCEN_CONF, r % NR_CONF);
+	struct cds_lfht_iter iter;
+	struct onode *n, *old;
+
+	rcu_read_lock();
+	cds_lfht_lookup(ht, hash_of(key), match, &key, &iter);
+	old = to_onode(cds_lfht_iter_get_node(&iter));
+	n = onode_new(key, ++*seq);
+	if (!old) {
+		if (cds_lfht_add_unique(ht, hash_of(key), match, &key,
+					&n->node) != &n->node)
+			free(n);	/* lost to churn_writer's add: never visible */
+	} else {
+		if (!((r >> 8) & 3))
+			sched_yield();	/* widen the window for churn_writer's del */
+		if (!cds_lfht_replace(ht, &iter, hash_of(key), match, &key,
+				      &n->node)) {
+			if (uatomic_add_return(&old->owners, 1) != 1)
+				violation(c, C_D2, "  %#lx removed twice (replace), owners %lu",
+					  key, uatomic_read(&old->owners));
+			retire(old);
+		} else {
+			c->exer[C_D2]++;	/* del won */
+			free(n);
+		}
+	}
+	rcu_read_unlock();
+}
+
+/* ---- pub_writer: A.1, A.2 (add/del then flag), D.1 first half, D.2 ----- */
 
 static void handoff_step(struct counts *c, unsigned long *cur)
 {
@@ -318,6 +351,7 @@ static void *pub_writer(void *arg)
 {
 	struct counts c;
 	unsigned long s = 0, hand = 0, key, old;
+	unsigned long seed = 88172645463325252UL, conf_seq = 0;
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *ret;
 	struct onode *n;
@@ -374,6 +408,8 @@ static void *pub_writer(void *arg)
 			CMM_STORE_SHARED(pub_deleted, old);
 		}
 		handoff_step(&c, &hand);
+		if (s & 1)
+			conf_replace(&c, xorshift(&seed), &conf_seq);
 		test_quiescent();
 	}
 	add_counts(&c);
@@ -381,7 +417,7 @@ static void *pub_writer(void *arg)
 	return NULL;
 }
 
-/* ---- rep_writer: B.1, B.2, E, F, G.1, G.2 and D.2 (replace side) ------- */
+/* ---- rep_writer: B.1, B.2, E, F, G.1, G.2 ------------------------------ */
 
 static struct onode *rep_node(unsigned long key, unsigned long seq)
 {
@@ -394,41 +430,10 @@ static struct onode *rep_node(unsigned long key, unsigned long seq)
 	return n;
 }
 
-static void conf_replace(struct counts *c, unsigned long r, unsigned long *seq)
-{
-	unsigned long key = KEY(SCEN_CONF, r % NR_CONF);
-	struct cds_lfht_iter iter;
-	struct onode *n, *old;
-
-	rcu_read_lock();
-	cds_lfht_lookup(ht, hash_of(key), match, &key, &iter);
-	old = to_onode(cds_lfht_iter_get_node(&iter));
-	n = onode_new(key, ++*seq);
-	if (!old) {
-		if (cds_lfht_add_unique(ht, hash_of(key), match, &key,
-					&n->node) != &n->node)
-			free(n);	/* lost to churn_writer's add: never visible */
-	} else {
-		if (!((r >> 8) & 7))
-			sched_yield();	/* widen the window for churn_writer's del */
-		if (!cds_lfht_replace(ht, &iter, hash_of(key), match, &key,
-				      &n->node)) {
-			if (uatomic_add_return(&old->owners, 1) != 1)
-				violation(c, C_D2, "  %#lx removed twice (replace), owners %lu",
-					  key, uatomic_read(&old->owners));
-			retire(old);
-		} else {
-			c->exer[C_D2]++;	/* del won */
-			free(n);
-		}
-	}
-	rcu_read_unlock();
-}
-
 static void *rep_writer(void *arg)
 {
 	struct counts c;
-	unsigned long seed = 88172645463325252UL, seq = NR_REP, r, key, i;
+	unsigned long seed = 0x9e3779b97f4a7c15UL, seq = NR_REP, r, key, i;
 	unsigned long pending[NR_REP] = { 0 }, ops = 0;
 	struct cds_lfht_node *ret;
 	struct cds_lfht_iter iter;
@@ -466,8 +471,6 @@ static void *rep_writer(void *arg)
 			pending[i] = old->seq;
 			retire(old);
 		}
-		if (!((r >> 5) & 3))
-			conf_replace(&c, r >> 7, &seq);
 		rcu_read_unlock();
 		c.exer[C_WRITER]++;
 		if (++ops % GP_EVERY == 0) {
@@ -498,8 +501,8 @@ static void conf_del(struct counts *c, unsigned long r, unsigned long *seq)
 	cds_lfht_lookup(ht, hash_of(key), match, &key, &iter);
 	n = to_onode(cds_lfht_iter_get_node(&iter));
 	if (n) {
-		if (!((r >> 8) & 7))
-			sched_yield();	/* widen the window for rep_writer's replace */
+		if (!((r >> 8) & 3))
+			sched_yield();	/* widen the window for pub_writer's replace */
 		if (!cds_lfht_del(ht, &n->node)) {
 			if (uatomic_add_return(&n->owners, 1) != 1)
 				violation(c, C_D2, "  %#lx removed twice (del), owners %lu",
