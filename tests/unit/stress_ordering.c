@@ -65,7 +65,7 @@
 #define CHURN_MAX	4	/* churned duplicates per dup key */
 #define CHURN_BASE	1000UL
 #define MAX_OUTSTANDING	20000UL	/* call_rcu callbacks in flight */
-#define GP_EVERY	8	/* rep_writer ops between grace periods */
+#define GP_EVERY	32	/* rep_writer ops between grace periods */
 
 /* Key spaces: the top byte says which scenario a node belongs to. */
 #define SCEN_SHIFT	56
@@ -813,7 +813,7 @@ static void pass_dups(struct reader_state *st)
 				bad++;
 			else if (n->seq < NR_DUP_STABLE)
 				seen[n->seq]++;
-			if (++j == 2 && !(st->dup_walks % 8))
+			if (++j == 2 && !(st->dup_walks % 2))
 				sched_yield();	/* widen the window for a resize */
 		}
 		b1 = lfht_nr_buckets(ht);
