@@ -58,6 +58,11 @@ for fl in $FLAVORS; do
 		*) args=""; qargs="" ;;
 		esac
 		add_t "$base-$fl" "$OUT/$base-$fl" $args
+		# The clang build runs too (stress tests: gcc builds only, for time).
+		case $base in stress*) ;; *)
+			[ -x "$OUT/$base-$fl-clang" ] &&
+				add_t "$base-$fl-clang" "$OUT/$base-$fl-clang" $args ;;
+		esac
 		[ -x "$OUT/$base-$fl-asan" ] &&
 			add_t "$base-$fl-asan" "$OUT/$base-$fl-asan" $args
 		[ "$fl" = memb ] && add_t "$base-$fl-valgrind" \
@@ -77,7 +82,7 @@ failed=$(grep -cE '^not ok ' "$OUT/prove.log")
 tail -n 25 "$OUT/prove.log"
 grep -E '^not ok ' "$OUT/prove.log" | head -50
 vectors=$(grep -cE '^(not )?ok .* memb [a-z_]+\.vec: ' "$OUT/prove.log")
-vectors=$((vectors / 3))	# plain, asan and valgrind runs of memb
+vectors=$((vectors / 4))	# gcc, clang, asan and valgrind runs of memb
 echo "vector cases: $vectors per flavor, $(echo $FLAVORS | wc -w) flavors"
 [ "$fail_build" = 0 ] || { echo "build failures (see above)"; failed=$((failed + 1)); }
 [ "$prove_rc" = 0 ] || [ "$failed" -gt 0 ] || failed=1
