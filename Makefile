@@ -60,7 +60,34 @@ demo: all
 	$(B)/run_vectors tests/vectors/*.vec > $(B)/vectors.tap; \
 		rc=$$?; head -5 $(B)/vectors.tap; echo ...; tail -4 $(B)/vectors.tap; exit $$rc
 
+# libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c with the library sources
+# built in, seed corpus tests/fuzz/corpus/NAME/.  A new target is one line:
+#   FUZZ_TARGETS += NAME   (and FUZZ_SRCS_NAME := extra sources, if any)
+FUZZ_TARGETS := ops vectors
+FUZZ_SECONDS ?= 10
+FUZZ_CC      ?= clang
+FUZZ_B       := $(B)/fuzz
+# The mb flavor: its grace periods need no membarrier() IPIs, slow in a VM.
+FUZZ_FLAVOR  := mb
+FUZZ_CFLAGS  := $(WARN) -g -O1 -pthread -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -DTEST_FLAVOR_MB \
+		-Itests -Iinclude/compat -Iinclude -Icommon -Iuser
+
+.SECONDEXPANSION:
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRCS) $(HDRS) $$(FUZZ_SRCS_$$*)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(LIB_SRCS) $(FUZZ_SRCS_$*) -lurcu-$(FUZZ_FLAVOR) -o $@
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+# Each target for FUZZ_SECONDS; fails on any crash, leak or mismatch.
+fuzz: fuzz-build
+	tools/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_B) $(FUZZ_TARGETS)
+
+fuzz-targets:
+	@echo $(FUZZ_TARGETS)
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean
+.PHONY: all install check demo clean fuzz fuzz-build fuzz-targets
