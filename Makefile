@@ -1,6 +1,8 @@
 # lfht: RCU-protected lock-free resizable hash table (user-space library).
 #   make            liblfht.a, liblfht.so, lfht.pc, lfht-compat.pc
 #   make check      every test; ends with "N passed, N failed"
+#   make fuzz       each libFuzzer target for FUZZ_SECONDS (10)
+#   make soak       soak every flavor, SOAK_SECONDS (60) per run
 #   make install    PREFIX=/usr/local DESTDIR=
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -87,7 +89,12 @@ fuzz: fuzz-build
 fuzz-targets:
 	@echo $(FUZZ_TARGETS)
 
+# Bounded soak: every flavor, SOAK_SECONDS per run (tools/soak.sh).
+SOAK_SECONDS ?= 60
+soak:
+	tools/soak.sh $(SOAK_SECONDS)
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean fuzz fuzz-build fuzz-targets
+.PHONY: all install check demo clean fuzz fuzz-build fuzz-targets soak

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "flavor.h"
 #include "tap.h"
@@ -186,10 +187,21 @@ static void sweep_resize(unsigned long init, unsigned long min,
 	free(items);
 }
 
-/* Wait (boundedly) until @cond holds; polls every 2 ms for up to 10 s. */
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Wait (boundedly) until @cond holds: polls every 2 ms for up to 10 s, by
+ * the clock (the signal flavor's grace periods cut usleep() short).
+ */
 #define WAIT_FOR(cond) do {						\
-		int tries_;						\
-		for (tries_ = 0; tries_ < 5000 && !(cond); tries_++) {	\
+		double end_ = now() + 10;				\
+		while (!(cond) && now() < end_) {			\
 			test_thread_offline();				\
 			usleep(2000);					\
 			test_thread_online();				\
