@@ -458,6 +458,7 @@ static void start_line(void)
 
 	/* Full barrier (uatomic_add_return): pairs with the others' increments. */
 	uatomic_add_return(&ready, 1);
+	/* Relaxed reads: the increments above and theirs are full barriers. */
 	while (uatomic_read(&ready) < participants) {
 		caa_cpu_relax();
 		if (++spins % 64 == 0) {
@@ -473,6 +474,7 @@ static void meet(void)
 
 	/* Full barrier (uatomic_add_return): our stamp is before the count. */
 	uatomic_add_return(&met, 1);
+	/* Relaxed reads: the increment above and theirs are full barriers. */
 	while (uatomic_read(&met) < nr_threads) {
 		caa_cpu_relax();
 		if (++spins % 16 == 0) {
@@ -562,6 +564,7 @@ static void *op_thread(void *arg)
 	test_thread_register();
 	for (;;) {
 		bar_wait(&start_bar);
+		/* Set before the barrier by the main thread: ordered by it. */
 		if (uatomic_read(&quit))
 			break;
 		if (t < nr_threads) {
@@ -582,6 +585,7 @@ static void *resize_thread(void *arg)
 	test_thread_register();
 	for (;;) {
 		bar_wait(&start_bar);
+		/* Set before the barrier by the main thread: ordered by it. */
 		if (uatomic_read(&quit))
 			break;
 		if (nr_resizes) {
@@ -679,6 +683,7 @@ static void run_history(unsigned long *seed, unsigned long nr)
 	for (i = 0; i < nr_resizes; i++)
 		resize_sizes[i] = 1UL << (xorshift(seed) % 7);
 	participants = nr_threads + (nr_resizes ? 1 : 0);
+	/* ready, met, plans: set before the start barrier, which orders them. */
 	uatomic_set(&ready, 0);
 	/* Every thread has 2 ops or more: all reach op 0 or 1. */
 	meet_at = xorshift(seed) % 4 ? (unsigned int)(xorshift(seed) % 2) : NO_MEET;
@@ -801,7 +806,7 @@ int main(int argc, char **argv)
 			rejected += !linearizable(&wrong);
 		}
 	}
-	uatomic_set(&quit, 1);
+	uatomic_set(&quit, 1);	/* the start barrier below orders it */
 	bar_wait(&start_bar);
 	test_thread_offline();
 	for (t = 0; t < MAX_THREADS; t++)

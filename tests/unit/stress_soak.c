@@ -85,6 +85,7 @@ static unsigned long xorshift(unsigned long *s)
 /* 1: writers finish their cycle; 2: everyone stops (after the writers). */
 static int stopped(void)
 {
+	/* A flag only: what the threads did is read after pthread_join. */
 	return uatomic_read(&stop);
 }
 
@@ -336,7 +337,7 @@ static void *walker(void *arg)
 			      stable_seen);
 		test_quiescent();
 	} while (!all_stopped());
-	uatomic_set(&traversals, nr);
+	uatomic_set(&traversals, nr);	/* read after pthread_join */
 	test_thread_unregister();
 	return NULL;
 }
@@ -358,7 +359,7 @@ static void *looker(void *arg)
 		test_quiescent();
 		nr++;
 	} while (!all_stopped());
-	uatomic_set(&lookups, nr);
+	uatomic_set(&lookups, nr);	/* read after pthread_join */
 	test_thread_unregister();
 	return NULL;
 }
@@ -374,7 +375,7 @@ static void *resizer(void *arg)
 		cds_lfht_resize(ht, sizes[nr++ % CAA_ARRAY_SIZE(sizes)]);
 		test_quiescent();
 	}
-	uatomic_set(&resizes, nr);
+	uatomic_set(&resizes, nr);	/* read after pthread_join */
 	test_thread_unregister();
 	return NULL;
 }
@@ -399,7 +400,7 @@ static void soak(int flags)
 	for (key = STABLE_BASE; key < STABLE_BASE + NR_STABLE; key++)
 		cds_lfht_add(ht, hash_of(key), &snode_new(key, 0)->node);
 	rcu_read_unlock();
-	uatomic_set(&stop, 0);
+	uatomic_set(&stop, 0);	/* before pthread_create, which orders it */
 	for (i = 0; i < NR_WRITERS; i++)
 		pthread_create(&w[i], NULL, writer, (void *)(uintptr_t)i);
 	pthread_create(&walk, NULL, walker, NULL);
