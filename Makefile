@@ -1,6 +1,8 @@
 # lfht: RCU-protected lock-free resizable hash table (user-space library).
 #   make            liblfht.a, liblfht.so, lfht.pc, lfht-compat.pc
 #   make check      every test; ends with "N passed, N failed"
+#   make fuzz       each libFuzzer target for FUZZ_SECONDS (10)
+#   make soak       soak every flavor, SOAK_SECONDS (60) per run
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make kernel     lfht.ko against KDIR (default: the running kernel's
 #                   headers, else the newest installed ones)
@@ -109,7 +111,40 @@ kunit:
 	grep -E 'Testing complete|^kunit: ' $(KUNIT_B)/run.log; \
 	[ $$rc = 0 ] || echo "kunit: FAILED (exit $$rc)"; exit $$rc
 
+# libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c with the library sources
+# built in, seed corpus tests/fuzz/corpus/NAME/.  A new target is one line:
+#   FUZZ_TARGETS += NAME   (and FUZZ_SRCS_NAME := extra sources, if any)
+FUZZ_TARGETS := ops vectors
+FUZZ_SECONDS ?= 10
+FUZZ_CC      ?= clang
+FUZZ_B       := $(B)/fuzz
+# The mb flavor: its grace periods need no membarrier() IPIs, slow in a VM.
+FUZZ_FLAVOR  := mb
+FUZZ_CFLAGS  := $(WARN) -g -O1 -pthread -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -DTEST_FLAVOR_MB \
+		-Itests -Iinclude/compat -Iinclude -Icommon -Iuser
+
+.SECONDEXPANSION:
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRCS) $(HDRS) $$(FUZZ_SRCS_$$*)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(LIB_SRCS) $(FUZZ_SRCS_$*) -lurcu-$(FUZZ_FLAVOR) -o $@
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+# Each target for FUZZ_SECONDS; fails on any crash, leak or mismatch.
+fuzz: fuzz-build
+	tools/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_B) $(FUZZ_TARGETS)
+
+fuzz-targets:
+	@echo $(FUZZ_TARGETS)
+
+# Bounded soak: every flavor, SOAK_SECONDS per run (tools/soak.sh).
+SOAK_SECONDS ?= 60
+soak:
+	tools/soak.sh $(SOAK_SECONDS)
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean kbuild kernel kernel-clean kunit
+.PHONY: all install check demo clean kbuild kernel kernel-clean kunit \
+	fuzz fuzz-build fuzz-targets soak

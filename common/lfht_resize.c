@@ -173,13 +173,23 @@ static unsigned long clamp_size(struct cds_lfht *ht, unsigned long size)
 	return size;
 }
 
-/* Resize to @target (clamped); called with resize_mutex held. */
+/*
+ * Resize to @target (clamped); called with resize_mutex held.  A growth
+ * that runs out of memory goes back to the old size: a failed resize
+ * leaves the table as it found it (shrinking allocates nothing).
+ */
 static void resize_to(struct cds_lfht *ht, unsigned long target)
 {
+	unsigned long old = ht->size;
+
 	target = clamp_size(ht, target);
-	while (ht->size < target)
-		if (grow_once(ht))
-			return;	/* out of memory: keep the size reached */
+	while (ht->size < target) {
+		if (grow_once(ht)) {
+			while (ht->size > old)
+				shrink_once(ht);
+			return;
+		}
+	}
 	while (ht->size > target)
 		shrink_once(ht);
 }

@@ -9,6 +9,12 @@
 
 #define MAX_TOKENS	160
 #define MSG_LEN		512
+/*
+ * Largest size a vector may ask for (new init=, resize): the kernel module
+ * runs this interpreter on files written to debugfs, so a file must not
+ * make it allocate without bound.  Larger sizes give `error: too large`.
+ */
+#define VEC_MAX_BUCKETS	(1ULL << 20)
 
 struct vnode {
 	struct cds_lfht_node node;
@@ -315,7 +321,7 @@ static int need(struct vcase *c, const struct args *a, int nums, struct buf *out
 static void run_op(struct vcase *c, const char *op, const struct args *a,
 		   int nexpect, struct buf *out)
 {
-	unsigned long long key = a->num[0];
+	unsigned long long key = a->num[0], max;
 	struct cds_lfht_node *found;
 	struct cds_lfht_iter iter;
 	struct vnode *v, *spare = NULL;
@@ -325,8 +331,23 @@ static void run_op(struct vcase *c, const char *op, const struct args *a,
 
 	if (str_eq(op, "new")) {
 		drop_table(c);
+		/* Sizes lfht_table_new() rejects still give null. */
+		if (a->init > VEC_MAX_BUCKETS && lfht_is_pow2(a->init) &&
+		    lfht_is_pow2(a->min) && a->min <= a->init &&
+		    (!a->max || (lfht_is_pow2(a->max) && a->max >= a->init))) {
+			put_str(out, "error: too large");
+			return;
+		}
+		/*
+		 * The bound holds for automatic growth too: a chain of
+		 * distinct hashes equal in their low bits (hash=H) asks for
+		 * growth after growth.  A valid larger max, or none, is 2^20.
+		 */
+		max = a->max;
+		if (!max || (lfht_is_pow2(max) && max > VEC_MAX_BUCKETS))
+			max = VEC_MAX_BUCKETS;
 		c->ht = lfht_table_new((unsigned long)a->init, (unsigned long)a->min,
-				       (unsigned long)a->max, a->flags, c->cfg);
+				       (unsigned long)max, a->flags, c->cfg);
 		put_str(out, c->ht ? "ok" : "null");
 		return;
 	}
@@ -341,10 +362,14 @@ static void run_op(struct vcase *c, const char *op, const struct args *a,
 		return;
 	}
 	if (str_eq(op, "resize")) {
-		if (need(c, a, 1, out)) {
-			cds_lfht_resize(c->ht, (unsigned long)key);
-			put_str(out, "ok");
+		if (!need(c, a, 1, out))
+			return;
+		if (key > VEC_MAX_BUCKETS) {
+			put_str(out, "error: too large");
+			return;
 		}
+		cds_lfht_resize(c->ht, (unsigned long)key);
+		put_str(out, "ok");
 		return;
 	}
 	if (str_eq(op, "clear")) {

@@ -75,6 +75,18 @@ for t in tests/shell/*.t; do
 	[ -e "$t" ] && cp "$t" "$T/"
 done
 
+# Fuzzing (issue 5): each libFuzzer target for FUZZ_SECONDS, one TAP line each.
+FUZZ_SECONDS=${FUZZ_SECONDS:-10}
+if make -s fuzz-build >"$OUT/make-fuzz.log" 2>&1; then
+	for f in $(make -s --no-print-directory fuzz-targets); do
+		add_t "fuzz-$f" "$ROOT/tools/fuzz.sh" -t "$FUZZ_SECONDS" \
+			"$ROOT/build/fuzz" "$f"
+	done
+else
+	log "fuzz build failed"; cat "$OUT/make-fuzz.log" >&2
+	fail_build=1
+fi
+
 prove -v -e sh "$T"/*.t >"$OUT/prove.log" 2>&1
 prove_rc=$?
 passed=$(grep -cE '^ok ' "$OUT/prove.log")

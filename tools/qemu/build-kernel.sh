@@ -14,7 +14,8 @@
 # scripts/checkpatch.pl, tools/testing/kunit/kunit.py.
 # Build external modules with:  make -C "$TREE" M=$PWD
 #
-# Env: LFHT_CACHE (cache root), LFHT_JOBS (default nproc),
+# Env: LFHT_KVARIANT=kasan adds kasan.config to kunit.config (tree
+#      kunit-kasan-<key>), LFHT_CACHE (cache root), LFHT_JOBS (default nproc),
 #      LFHT_LINUX_SOURCE (e.g. linux-source-6.1), LFHT_VERBOSE=1 (show make).
 set -eu
 
@@ -35,6 +36,17 @@ esac
 
 fragment=$here/kunit.config
 [ -f "$fragment" ] || lfht_die "missing $fragment"
+name=kunit
+if [ -n "${LFHT_KVARIANT:-}" ]; then
+	[ -f "$here/$LFHT_KVARIANT.config" ] ||
+		lfht_die "missing $here/$LFHT_KVARIANT.config"
+	name=kunit-$LFHT_KVARIANT
+	mkdir -p "$LFHT_CACHE"
+	combined=$(mktemp "${TMPDIR:-/tmp}/lfht-$name.XXXXXX.config")
+	trap 'rm -f "$combined"' EXIT
+	cat "$fragment" "$here/$LFHT_KVARIANT.config" >"$combined"
+	fragment=$combined
+fi
 tarball=$(lfht_src_tarball)
 pkgver=$(lfht_src_pkgver "$tarball")
 gccver=$(gcc --version 2>/dev/null | head -n 1 || echo none)
@@ -49,7 +61,7 @@ key=$({
 	cat "$here/lib.sh"
 } | lfht_sha)
 
-tree=$LFHT_CACHE/kunit-$key
+tree=$LFHT_CACHE/$name-$key
 stamp=$tree/.lfht-built
 
 case $mode in
@@ -71,7 +83,7 @@ fi
 mkdir -p "$LFHT_CACHE"
 
 # Serialise concurrent builds of the same key (two CI jobs, make -j).
-lock=$LFHT_CACHE/kunit-$key.lock
+lock=$LFHT_CACHE/$name-$key.lock
 if command -v flock >/dev/null 2>&1; then
 	exec 9>"$lock"
 	flock -x 9
@@ -83,9 +95,9 @@ fi
 
 # Leftovers of interrupted builds of this key, and a tree without stamp
 # (cannot normally happen: the stamp is written before the rename).
-rm -rf "$LFHT_CACHE/kunit-$key.tmp."* "$tree"
+rm -rf "$LFHT_CACHE/$name-$key.tmp."* "$tree"
 
-tmp=$LFHT_CACHE/kunit-$key.tmp.$$
+tmp=$LFHT_CACHE/$name-$key.tmp.$$
 log=$tmp.log
 jobs=${LFHT_JOBS:-$(nproc)}
 start=$(date +%s)
@@ -107,7 +119,7 @@ run() {
 
 # An interrupted or failed build leaves no tree (only its log, removed by
 # the next build of the same key).
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" ${combined:+"$combined"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 : >"$log"
