@@ -262,9 +262,11 @@ static unsigned long sampled_load(struct cds_lfht *ht)
 
 /*
  * The deferred worker: apply growth hints and, with accounting, the count.
- * A hint only says that one add met a long chain; without accounting the
- * worker then keeps growing while the sampled load is above 2 per bucket
- * (adds that came before the growth ask nothing more).
+ * A hint only says that one add met a long chain.  With accounting the
+ * count bounds it (a bucket per node at most); without, the worker grows
+ * while the sampled load is above 1 per bucket, so that adds made before a
+ * growth (which ask nothing more) are still covered, and never on one
+ * add's long chain alone.
  */
 void lfht_resize_work(void *arg)
 {
@@ -290,10 +292,16 @@ void lfht_resize_work(void *arg)
 		}
 		if (hint > target)
 			target = hint;
-		resize_to(ht, target);
+		if (ht->flags & CDS_LFHT_ACCOUNTING)
+			resize_to(ht, target);
+		/*
+		 * Without a count a hint is one add's view: even at one node
+		 * per bucket some chains are long.  Grow only while a sample
+		 * of buckets says the table is loaded.
+		 */
 		while (!(ht->flags & CDS_LFHT_ACCOUNTING) && hint &&
 		       ht->size < ht->max_size &&
-		       (load = sampled_load(ht)) > 2) {
+		       (load = sampled_load(ht)) > 1) {
 			target = ht->size * lfht_roundup_pow2(load);
 			size = ht->size;
 			resize_to(ht, target);
