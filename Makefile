@@ -114,7 +114,8 @@ kunit:
 # libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c with the library sources
 # built in, seed corpus tests/fuzz/corpus/NAME/.  A new target is one line:
 #   FUZZ_TARGETS += NAME   (and FUZZ_SRCS_NAME := extra sources, if any)
-FUZZ_TARGETS := ops vectors
+FUZZ_TARGETS := ops vectors cmd
+FUZZ_SRCS_cmd := common/lfht_cmd.c
 FUZZ_SECONDS ?= 10
 FUZZ_CC      ?= clang
 FUZZ_B       := $(B)/fuzz

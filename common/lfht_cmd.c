@@ -186,7 +186,7 @@ static int parse_table_cmd(const struct token *tok, int n,
 		{ "lookup", LFHT_CMD_LOOKUP, 1, 1 },
 		{ "resize", LFHT_CMD_RESIZE, 1, 0 },
 		{ "clear", LFHT_CMD_CLEAR, 0, 0 },
-		{ NULL },
+		{ .name = NULL },
 	};
 	unsigned long long *num[2] = { &cmd->key, &cmd->value };
 	struct token val;
