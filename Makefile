@@ -2,6 +2,7 @@
 #   make            liblfht.a, liblfht.so, lfht.pc, lfht-compat.pc
 #   make check      every test; ends with "N passed, N failed"
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make bench      benchmarks against liburcu, ck_hs, rwlock (QUICK=1: < 3 min)
 CC      ?= cc
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
@@ -60,7 +61,11 @@ demo: all
 	$(B)/run_vectors tests/vectors/*.vec > $(B)/vectors.tap; \
 		rc=$$?; head -5 $(B)/vectors.tap; echo ...; tail -4 $(B)/vectors.tap; exit $$rc
 
+# Benchmarks (tools/bench/run.sh); never part of `make check`.
+bench: all
+	QUICK=$(QUICK) CC=$(CC) tools/bench/run.sh
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean
+.PHONY: all install check demo bench clean
