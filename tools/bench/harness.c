@@ -237,10 +237,10 @@ static void bench_all(void)
 	long rss0;
 	double r;
 
+	rss0 = rss_bytes();	/* before create: a presized table's buckets count */
 	T = tbl_create(strcmp(mode, "auto") ? K : 1, 1);
 	if (!T)
 		exit(2);
-	rss0 = rss_bytes();
 	r = run(W_INSERT);
 	settle();
 	row("insert", r, "ops/s");
