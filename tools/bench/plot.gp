@@ -2,9 +2,9 @@
 set terminal pngcairo size 1500,900 font ",10"
 set output out
 set termoption noenhanced	# workload names keep their underscores
-set multiplot layout 2,3 title "lfht benchmark: ops/s against keys, auto-resize from 1 bucket (2 cores, shared, noisy)"
+set multiplot layout 2,3 title "lfht benchmark: ops/s against keys, pre-sized tables (2 cores, shared, noisy)"
 set logscale x 2
-set format x "2^{%L}"
+set format x "2^%L"
 set logscale y
 set xlabel "keys"
 set ylabel "ops/s"

@@ -190,10 +190,11 @@ done
 rm -f "$B/ipo.csv.tmp"
 echo "ipo done after $(( $(date +%s) - start )) s" >&2
 
-# Plot: one panel per workload (auto-resize mode), ops/s against keys,
+# Plot: one panel per workload (pre-sized tables: the auto rows are
+# dominated by liburcu's stuck growth, see README), ops/s against keys,
 # one line per table and thread count.
 rm -f "$B"/plot/*.dat
-awk -F, -v dir="$B/plot" 'NR > 1 && $5 == "ops/s" && $2 == "auto" {
+awk -F, -v dir="$B/plot" 'NR > 1 && $5 == "ops/s" && $2 == "presized" {
 	for (i = 6; i <= 9; i++) if ($i != "") {
 		split("x x x x x lfht liburcu ck_hs rwlock", im, " ")
 		print $3, $i > (dir "/" $1 "_" im[i] "_" $4 ".dat")
