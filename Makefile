@@ -7,6 +7,7 @@
 #   make kernel     lfht.ko against KDIR (default: the running kernel's
 #                   headers, else the newest installed ones)
 #   make kunit      lfht.ko + lfht_kunit.ko on the debug kernel under QEMU
+#   make bench      benchmarks against liburcu, ck_hs, rwlock (QUICK=1: < 3 min)
 CC      ?= cc
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
@@ -144,8 +145,12 @@ SOAK_SECONDS ?= 60
 soak:
 	tools/soak.sh $(SOAK_SECONDS)
 
+# Benchmarks (tools/bench/run.sh); never part of `make check`.
+bench: all
+	QUICK=$(QUICK) CC=$(CC) tools/bench/run.sh
+
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo clean kbuild kernel kernel-clean kunit \
+.PHONY: all install check demo bench clean kbuild kernel kernel-clean kunit \
 	fuzz fuzz-build fuzz-targets soak
