@@ -98,7 +98,8 @@ kunit:
 	tools/qemu/deps.sh
 	tools/qemu/build-kernel.sh >/dev/null
 	rm -rf $(KUNIT_B) && mkdir -p $(KUNIT_B)
-	$(MAKE) -s kbuild KDIR=$(KTREE) >$(KUNIT_B)/build.log 2>&1 || \
+	$(MAKE) -s kbuild KDIR=$(KTREE) >$(KUNIT_B)/build.log 2>&1 && \
+		! grep -q 'warning:' $(KUNIT_B)/build.log || \
 		{ cat $(KUNIT_B)/build.log; exit 1; }
 	@echo "kunit: running lfht_kunit.ko (log: $(KUNIT_B)/run.log)"
 	@rc=0; LFHT_KTAP_OUT=$(KUNIT_B)/ktap.txt tools/qemu/kunit-run.sh \

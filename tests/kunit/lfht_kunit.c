@@ -798,7 +798,7 @@ static void lfht_growth(struct kunit *test)
 
 	count_all(g->ht, &c);
 	kunit_info(test, "%ld lookups at %d sizes (%ld while the size changed), %lu buckets after the adds\n",
-		   atomic_long_read(&g->lookups), hweight_long(g->sizes_seen),
+		   atomic_long_read(&g->lookups), (int)hweight_long(g->sizes_seen),
 		   atomic_long_read(&g->lookups_in_growth), auto_size);
 	KUNIT_EXPECT_GT(test, auto_size, 1UL);
 	KUNIT_EXPECT_LE(test, auto_size, 4 * GROW_KEYS);
@@ -831,6 +831,8 @@ struct race {
 	atomic_t winners[RACE_KEYS];
 	unsigned int winner_of[RACE_KEYS];
 	atomic_t arrived;
+	atomic_t step;			/* lockstep rounds: keys met by adders 0, 1 */
+	bool lockstep;
 	atomic_t adders_left;
 	unsigned long wins[RACE_THREADS];
 	atomic_long_t wrong_winner;	/* loser told of a node of another key */
@@ -857,6 +859,17 @@ static void race_adder(struct worker *w)
 	for (key = 0; key < RACE_KEYS; key++) {
 		struct knode *n = r->nodes[t][key];
 		unsigned long spin = xorshift(&seed) % 64;
+
+		/*
+		 * Lockstep rounds: adders 0 and 1, on two CPUs, meet before
+		 * every key and add it at once, so that the race happens even
+		 * where one thread would otherwise run far ahead (KASAN, TCG).
+		 */
+		if (r->lockstep && t < 2) {
+			atomic_inc(&r->step);
+			while (atomic_read(&r->step) < 2 * (int)(key + 1))
+				cpu_relax();
+		}
 
 		/* Jitter, so that threads running together overtake each other. */
 		while (spin--)
@@ -937,6 +950,8 @@ static void lfht_add_unique_race(struct kunit *test)
 		for (key = 0; key < RACE_KEYS; key++)
 			atomic_set(&r->winners[key], 0);
 		atomic_set(&r->arrived, 0);
+		atomic_set(&r->step, 0);
+		r->lockstep = round % 4 == 3 && num_online_cpus() > 1;
 		atomic_set(&r->adders_left, RACE_THREADS);
 		memset(w, 0, sizeof(w));
 		for (t = 0; t <= RACE_THREADS; t++) {
@@ -951,6 +966,7 @@ static void lfht_add_unique_race(struct kunit *test)
 		if (started != RACE_THREADS + 1) {
 			/* Release whoever waits for the missing ones. */
 			atomic_add(RACE_THREADS + 1, &r->arrived);
+			atomic_add(2 * RACE_KEYS, &r->step);
 			atomic_set(&r->adders_left, 0);
 		}
 		workers_wait(w, RACE_THREADS + 1);

@@ -8,7 +8,8 @@ if [ -n "${LFHT_SKIP_KUNIT:-}" ]; then
 	echo "1..0 # SKIP LFHT_SKIP_KUNIT is set"
 	exit 0
 fi
-out=build/kunit-t
+# LFHT_KVARIANT=kasan: the same on the KASAN kernel (tests/shell/kunit-kasan.t).
+out=build/kunit-t${LFHT_KVARIANT:+-$LFHT_KVARIANT}
 mkdir -p "$out"
 make -s kunit B="$out" >"$out/make.log" 2>&1
 rc=$?
