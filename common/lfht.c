@@ -222,7 +222,8 @@ restart:
 static void account(struct cds_lfht *ht, long delta)
 {
 	if (ht->flags & CDS_LFHT_ACCOUNTING)
-		lfht_count_changed(ht, lfht_env_counter_add(&ht->count, delta));
+		lfht_count_changed(ht, lfht_env_counter_add(&ht->count, delta),
+				   delta);
 }
 
 /*

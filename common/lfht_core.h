@@ -52,6 +52,8 @@ struct cds_lfht {
 	int flags;
 	/* Largest size asked for by an add that met a long chain, or 0. */
 	unsigned long grow_hint;
+	/* A delete saw the count below the shrink threshold (accounting). */
+	unsigned long shrink_hint;
 	int destroying;
 	struct lfht_env_mutex resize_mutex;	/* serialises resizes */
 	struct lfht_env_counter count;		/* CDS_LFHT_ACCOUNTING */
@@ -117,7 +119,7 @@ void lfht_tables_free(struct cds_lfht *ht);
 void lfht_resize_work(void *arg);
 void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
 		       unsigned long chain);
-void lfht_count_changed(struct cds_lfht *ht, long local);
+void lfht_count_changed(struct cds_lfht *ht, long local, long delta);
 
 /* List primitives shared by the table operations and the resizer. */
 void lfht_link_bucket(struct cds_lfht *ht, unsigned long index,

@@ -284,6 +284,9 @@ void lfht_resize_work(void *arg)
 		target = ht->size;
 		if (ht->flags & CDS_LFHT_ACCOUNTING) {
 			target = size_for_count(ht, ht->size);
+			/* Shrink only when a delete asked. */
+			if (target < ht->size && !lfht_xchg(&ht->shrink_hint, 0UL))
+				target = ht->size;
 			/* The count bounds a hint: one bucket per node at most. */
 			count = lfht_env_counter_sum(&ht->count);
 			most = lfht_roundup_pow2(count > 0 ? (unsigned long)count : 1);
@@ -339,14 +342,24 @@ void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
 }
 
 /* A CPU's node counter moved to @local: look at the total now and then. */
-void lfht_count_changed(struct cds_lfht *ht, long local)
+void lfht_count_changed(struct cds_lfht *ht, long local, long delta)
 {
-	unsigned long size;
+	unsigned long size, want;
 
 	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE) ||
 	    ((unsigned long)local & (LFHT_COUNT_BATCH - 1)))
 		return;
 	size = LFHT_LOAD(ht->size);
-	if (clamp_size(ht, size_for_count(ht, size)) != size)
+	want = clamp_size(ht, size_for_count(ht, size));
+	/*
+	 * Adds ask only to grow and deletes only to shrink, so that a table
+	 * sized ahead of its fill is not shrunk while it fills.
+	 */
+	if (want < size && delta < 0) {
+		/* Full barrier: the worker that runs next sees the hint. */
+		lfht_xchg(&ht->shrink_hint, 1UL);
 		lfht_env_queue_work(&ht->env);
+	} else if (want > size && delta > 0) {
+		lfht_env_queue_work(&ht->env);
+	}
 }

@@ -156,6 +156,53 @@ static void test_auto_growth(void)
 	is_l(cds_lfht_destroy(ht, NULL), 0, "destroy");
 }
 
+/*
+ * A table sized ahead of its fill (auto-resize with accounting) is not
+ * shrunk while it fills: only deletes ask to shrink.  Found by the
+ * benchmark, where a pre-sized 2^20 table shrank to 2^14 and regrew.
+ */
+static void test_presized_fill(void)
+{
+	const unsigned long n = 1UL << 14;
+	struct cds_lfht *ht = cds_lfht_new(n, 1, 0, CDS_LFHT_AUTO_RESIZE |
+					   CDS_LFHT_ACCOUNTING, NULL);
+	struct item *items = calloc(n, sizeof(*items));
+	unsigned long i, smallest = n, shrank_to;
+	struct cds_lfht_iter iter;
+
+	for (i = 0; i < n; i++) {
+		items[i].key = i;
+		rcu_read_lock();
+		cds_lfht_add(ht, i * 0x9e3779b97f4a7c15UL, &items[i].node);
+		rcu_read_unlock();
+		if (!(i % 1024)) {
+			test_thread_offline();
+			usleep(2000);	/* let the worker act on the count */
+			test_thread_online();
+			if (lfht_nr_buckets(ht) < smallest)
+				smallest = lfht_nr_buckets(ht);
+		}
+	}
+	is_ul(smallest, n, "a pre-sized table keeps its size while it fills");
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		cds_lfht_lookup(ht, i * 0x9e3779b97f4a7c15UL, match, &items[i].key,
+				&iter);
+		cds_lfht_del(ht, cds_lfht_iter_get_node(&iter));
+	}
+	rcu_read_unlock();
+	for (i = 0; i < 200 && lfht_nr_buckets(ht) >= n; i++) {
+		test_thread_offline();
+		usleep(10000);
+		test_thread_online();
+	}
+	shrank_to = lfht_nr_buckets(ht);
+	ok(shrank_to < n, "deletes still shrink it (%lu buckets)", shrank_to);
+	synchronize_rcu();
+	free(items);
+	is_l(test_destroy(ht, NULL), 0, "destroy");
+}
+
 int main(void)
 {
 	test_thread_register();
@@ -165,6 +212,7 @@ int main(void)
 	test_siphash();
 	test_new_alloc_failure();
 	test_auto_growth();
+	test_presized_fill();
 	test_thread_unregister();
 	return done_testing();
 }
