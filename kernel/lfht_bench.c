@@ -361,26 +361,12 @@ static int cmp_u64(const void *a, const void *b)
 
 /* -- The debugfs file ----------------------------------------------------- */
 
-struct bench_out {
-	char *buf;
-	size_t len;
-};
-
-static __printf(2, 3) void out_put(struct bench_out *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	o->len += vscnprintf(o->buf + o->len, BENCH_OUT_MAX - o->len, fmt, ap);
-	va_end(ap);
-}
-
-static void run_all(const struct bench_params *bp, struct bench_out *o)
+static void run_all(const struct bench_params *bp, struct lfht_report *o)
 {
 	u64 ratio[BENCH_MAX_ROUNDS], lf, rh, med;
 	unsigned int w, k;
 
-	out_put(o, "# keys=%lu threads=%lu ms=%lu rounds=%lu, %u CPUs\n",
+	lfht_report_put(o, "# keys=%lu threads=%lu ms=%lu rounds=%lu, %u CPUs\n",
 		bp->keys, bp->threads, bp->ms, bp->rounds, num_online_cpus());
 	for (w = 0; w < NR_WORKLOADS; w++) {
 		for (k = 0; k < bp->rounds; k++) {
@@ -393,12 +379,12 @@ static void run_all(const struct bench_params *bp, struct bench_out *o)
 				rh = measure(true, w, bp);
 			}
 			ratio[k] = rh ? div64_u64(lf * 1000, rh) : 0;
-			out_put(o, "# %s round %u: lfht %llu ops/s, rhashtable %llu ops/s\n",
+			lfht_report_put(o, "# %s round %u: lfht %llu ops/s, rhashtable %llu ops/s\n",
 				workload_names[w], k, lf, rh);
 		}
 		sort(ratio, bp->rounds, sizeof(ratio[0]), cmp_u64, NULL);
 		med = ratio[bp->rounds / 2];
-		out_put(o, "RATIO %s %lu %lu lfht/rhashtable %llu.%03llu\n",
+		lfht_report_put(o, "RATIO %s %lu %lu lfht/rhashtable %llu.%03llu\n",
 			workload_names[w], bp->keys, bp->threads, med / 1000,
 			med % 1000);
 	}
@@ -407,42 +393,18 @@ static void run_all(const struct bench_params *bp, struct bench_out *o)
 static int bench_open(struct inode *inode, struct file *file)
 {
 	struct bench_params bp;
-	struct bench_out *o;
+	struct lfht_report *o;
 
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	o = lfht_report_new(BENCH_OUT_MAX);
 	if (!o)
 		return -ENOMEM;
-	o->buf = kvmalloc(BENCH_OUT_MAX, GFP_KERNEL);
-	if (!o->buf) {
-		kfree(o);
-		return -ENOMEM;
-	}
 	mutex_lock(&bench_lock);
 	bp = params;
 	run_all(&bp, o);
 	mutex_unlock(&bench_lock);
 	file->private_data = o;
-	return 0;
-}
-
-static ssize_t bench_read(struct file *file, char __user *ubuf, size_t len,
-			  loff_t *ppos)
-{
-	struct bench_out *o = file->private_data;
-
-	return simple_read_from_buffer(ubuf, len, ppos, o->buf, o->len);
-}
-
-static int bench_release(struct inode *inode, struct file *file)
-{
-	struct bench_out *o = file->private_data;
-
-	if (o) {
-		kvfree(o->buf);
-		kfree(o);
-	}
 	return 0;
 }
 
@@ -494,10 +456,10 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 static const struct file_operations bench_fops = {
 	.owner = THIS_MODULE,
 	.open = bench_open,
-	.read = bench_read,
+	.read = lfht_report_read,
 	.write = bench_write,
 	.llseek = default_llseek,
-	.release = bench_release,
+	.release = lfht_report_release,
 };
 
 void lfht_bench_init(struct dentry *dir)

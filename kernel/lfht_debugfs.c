@@ -295,9 +295,11 @@ static void free_table(struct dbg_table *t)
 }
 
 static const struct file_operations table_control_fops;
-static const struct file_operations table_result_fops;
-static const struct file_operations table_entries_fops;
-static const struct file_operations table_stats_fops;
+
+/* Made by DEFINE_SHOW_ATTRIBUTE() below. */
+static const struct file_operations result_fops;
+static const struct file_operations entries_fops;
+static const struct file_operations stats_fops;
 
 static int create_table(const struct lfht_cmd *cmd)
 {
@@ -330,9 +332,9 @@ static int create_table(const struct lfht_cmd *cmd)
 		return ret;
 	}
 	debugfs_create_file("control", 0200, t->dir, t, &table_control_fops);
-	debugfs_create_file("result", 0400, t->dir, t, &table_result_fops);
-	debugfs_create_file("entries", 0400, t->dir, t, &table_entries_fops);
-	debugfs_create_file("stats", 0400, t->dir, t, &table_stats_fops);
+	debugfs_create_file("result", 0400, t->dir, t, &result_fops);
+	debugfs_create_file("entries", 0400, t->dir, t, &entries_fops);
+	debugfs_create_file("stats", 0400, t->dir, t, &stats_fops);
 	list_add_tail(&t->link, &tables);
 	return 0;
 }
@@ -514,122 +516,108 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
-static const struct file_operations table_result_fops = {
-	.owner = THIS_MODULE,
-	.open = result_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+/* -- Output made at open: vectors and bench ------------------------------- */
 
-static const struct file_operations table_entries_fops = {
-	.owner = THIS_MODULE,
-	.open = entries_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+struct lfht_report *lfht_report_new(size_t cap)
+{
+	struct lfht_report *r = kzalloc(sizeof(*r), GFP_KERNEL);
 
-static const struct file_operations table_stats_fops = {
-	.owner = THIS_MODULE,
-	.open = stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+	if (!r)
+		return NULL;
+	r->buf = kvmalloc(cap, GFP_KERNEL);
+	if (!r->buf) {
+		kfree(r);
+		return NULL;
+	}
+	r->cap = cap;
+	return r;
+}
 
-/* -- vectors: the embedded test vectors, run at open, read as TAP --------- */
-
-struct tap_out {
-	char *buf;
-	size_t len;
-	unsigned int cases, failed;
-	bool truncated;
-};
-
-static void tap_put(struct tap_out *out, const char *fmt, ...)
+void lfht_report_put(struct lfht_report *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (out->len + 1 >= VECTORS_OUT_MAX) {
-		out->truncated = true;
+	if (r->len + 1 >= r->cap) {
+		r->truncated = true;
 		return;
 	}
 	va_start(ap, fmt);
-	out->len += vscnprintf(out->buf + out->len, VECTORS_OUT_MAX - out->len,
-			       fmt, ap);
+	r->len += vscnprintf(r->buf + r->len, r->cap - r->len, fmt, ap);
 	va_end(ap);
 }
+
+/* The file's private_data is its report, or NULL (nothing to read). */
+ssize_t lfht_report_read(struct file *file, char __user *ubuf, size_t len,
+			 loff_t *ppos)
+{
+	struct lfht_report *r = file->private_data;
+
+	return r ? simple_read_from_buffer(ubuf, len, ppos, r->buf, r->len) : 0;
+}
+
+int lfht_report_release(struct inode *inode, struct file *file)
+{
+	struct lfht_report *r = file->private_data;
+
+	if (r) {
+		kvfree(r->buf);
+		kfree(r);
+	}
+	return 0;
+}
+
+/* -- vectors: the embedded test vectors, run at open, read as TAP --------- */
+
+struct tap_tally {
+	struct lfht_report *out;
+	unsigned int cases, failed;
+};
 
 static void tap_result(void *ctx, const char *file, const char *name,
 		       int passed, const char *why)
 {
-	struct tap_out *out = ctx;
+	struct tap_tally *t = ctx;
 
-	out->cases++;
-	out->failed += !passed;
+	t->cases++;
+	t->failed += !passed;
 	if (why)
-		tap_put(out, "not ok %u - kernel %s: %s # %s\n", out->cases,
-			file, name, why);
+		lfht_report_put(t->out, "not ok %u - kernel %s: %s # %s\n",
+				t->cases, file, name, why);
 	else
-		tap_put(out, "%s %u - kernel %s: %s\n", passed ? "ok" : "not ok",
-			out->cases, file, name);
+		lfht_report_put(t->out, "%s %u - kernel %s: %s\n",
+				passed ? "ok" : "not ok", t->cases, file, name);
 }
 
 static int vectors_open(struct inode *inode, struct file *file)
 {
 	struct lfht_env_config cfg = { .wq = NULL };
-	struct lfht_vec_report report = { .result = tap_result };
-	struct tap_out *out;
+	struct tap_tally t = { .out = lfht_report_new(VECTORS_OUT_MAX) };
+	struct lfht_vec_report report = { .result = tap_result, .ctx = &t };
+	struct lfht_report *out = t.out;
 	unsigned int i;
 
-	out = kzalloc(sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	out->buf = kvmalloc(VECTORS_OUT_MAX, GFP_KERNEL);
-	if (!out->buf) {
-		kfree(out);
-		return -ENOMEM;
-	}
-	report.ctx = out;
 	for (i = 0; i < lfht_vec_nr_files; i++)
 		lfht_vec_run(lfht_vec_files[i].name, lfht_vec_files[i].text,
 			     lfht_vec_files[i].len, &cfg, &report);
 	if (out->truncated) {
-		out->len = min_t(size_t, out->len, VECTORS_OUT_MAX - 64);
-		out->len += scnprintf(out->buf + out->len,
-				      VECTORS_OUT_MAX - out->len,
+		out->len = min_t(size_t, out->len, out->cap - 64);
+		out->len += scnprintf(out->buf + out->len, out->cap - out->len,
 				      "Bail out! output truncated\n");
 	}
-	tap_put(out, "1..%u\n# %u vector cases, %u failed\n", out->cases,
-		out->cases, out->failed);
+	lfht_report_put(out, "1..%u\n# %u vector cases, %u failed\n", t.cases,
+			t.cases, t.failed);
 	file->private_data = out;
-	return 0;
-}
-
-static ssize_t vectors_read(struct file *file, char __user *ubuf, size_t len,
-			    loff_t *ppos)
-{
-	struct tap_out *out = file->private_data;
-
-	return simple_read_from_buffer(ubuf, len, ppos, out->buf, out->len);
-}
-
-static int vectors_release(struct inode *inode, struct file *file)
-{
-	struct tap_out *out = file->private_data;
-
-	kvfree(out->buf);
-	kfree(out);
 	return 0;
 }
 
 static const struct file_operations vectors_fops = {
 	.owner = THIS_MODULE,
 	.open = vectors_open,
-	.read = vectors_read,
+	.read = lfht_report_read,
 	.llseek = default_llseek,
-	.release = vectors_release,
+	.release = lfht_report_release,
 };
 
 /* -- Module hooks --------------------------------------------------------- */

@@ -16,6 +16,24 @@ extern const struct lfht_vec_file lfht_vec_files[];
 extern const unsigned int lfht_vec_nr_files;
 
 struct dentry;
+struct file;
+struct inode;
+
+/*
+ * Output of a debugfs file that does its work at open (vectors, bench):
+ * printed into one buffer, read back, freed at release.
+ */
+struct lfht_report {
+	char *buf;
+	size_t len, cap;
+	bool truncated;		/* something did not fit */
+};
+
+struct lfht_report *lfht_report_new(size_t cap);
+__printf(2, 3) void lfht_report_put(struct lfht_report *r, const char *fmt, ...);
+ssize_t lfht_report_read(struct file *file, char __user *ubuf, size_t len,
+			 loff_t *ppos);
+int lfht_report_release(struct inode *inode, struct file *file);
 
 int lfht_debugfs_init(void);
 void lfht_debugfs_exit(void);
