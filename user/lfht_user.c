@@ -7,11 +7,16 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "lfht_core.h"
 #include "lfht_fault.h"
 
 /* -- Allocation ----------------------------------------------------------- */
+
+/* Allocations from this size up are aligned for transparent huge pages. */
+#define LFHT_HUGE_SIZE	(2UL << 20)
 
 static long fault_nth;		/* fail allocation number fault_nth; 0: never */
 static long fault_seen;		/* allocations since lfht_fault_inject() */
@@ -31,9 +36,22 @@ void *lfht_env_zalloc(size_t size)
 {
 	long nth = uatomic_read(&fault_nth);
 
+	void *p;
+
 	if (uatomic_add_return(&fault_seen, 1) == nth && nth > 0)
 		return NULL;
-	return calloc(1, size);
+	if (size < LFHT_HUGE_SIZE)
+		return calloc(1, size);
+	/*
+	 * A bucket table of 2 MiB or more (2^17 buckets and up, always a
+	 * multiple of 2 MiB): aligned and marked for transparent huge pages,
+	 * so that a lookup's random bucket access does not also miss the TLB.
+	 * madvise() is only advice: without THP the table works as it is.
+	 */
+	if (posix_memalign(&p, LFHT_HUGE_SIZE, size))
+		return NULL;
+	(void)madvise(p, size, MADV_HUGEPAGE);
+	return memset(p, 0, size);
 }
 
 void lfht_env_free(void *p)
