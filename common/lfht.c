@@ -415,26 +415,35 @@ static void live_from(struct cds_lfht_node *node, struct cds_lfht_iter *iter)
 
 /*
  * First live node at or after @node with reverse hash @rev matching @key;
- * the walk ends at the first node that sorts after @rev.
+ * the walk ends at the first node that sorts after @rev.  Across match()
+ * the walk keeps its place in @iter, so that only match, key and iter
+ * need saving around the call.
  */
 static void match_from(struct cds_lfht_node *node, unsigned long rev,
 		       cds_lfht_match_fct match, const void *key,
 		       struct cds_lfht_iter *iter)
 {
-	uintptr_t next = 0;
+	uintptr_t next;
 
-	for (; node; node = lfht_ptr(next)) {
-		if (node->reverse_hash > rev) {
-			node = NULL;
+	for (;;) {
+		while (node && node->reverse_hash < rev)
+			node = lfht_ptr(lfht_next_of(node));
+		if (!node || node->reverse_hash != rev)
 			break;
-		}
 		next = lfht_next_of(node);
-		if (!(next & LFHT_FLAGS) && node->reverse_hash == rev &&
-		    match(node, key))
-			break;
+		if (!(next & LFHT_FLAGS)) {
+			iter->node = node;
+			iter->next = (struct cds_lfht_node *)next;
+			if (match(node, key))
+				return;
+			node = iter->node;
+			next = (uintptr_t)iter->next;
+			rev = node->reverse_hash;
+		}
+		node = lfht_ptr(next);
 	}
-	iter->node = node;
-	iter->next = (struct cds_lfht_node *)next;
+	iter->node = NULL;
+	iter->next = NULL;
 }
 
 /**
@@ -488,7 +497,7 @@ LFHT_EXPORT(cds_lfht_next_duplicate);
 void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
 	lfht_env_check_reader(&ht->env);
-	live_from(lfht_ptr(lfht_next_of(&ht->tables[0][0])), iter);
+	live_from(lfht_ptr(lfht_next_of(ht->block)), iter);
 }
 LFHT_EXPORT(cds_lfht_first);
 
@@ -532,7 +541,7 @@ LFHT_EXPORT(cds_lfht_count_nodes);
 /* Whether any caller node, even one being removed, is still linked. */
 int lfht_is_empty(struct cds_lfht *ht)
 {
-	struct cds_lfht_node *node = &ht->tables[0][0];
+	struct cds_lfht_node *node = ht->block;
 	uintptr_t next;
 
 	for (; node; node = lfht_ptr(next)) {
@@ -603,7 +612,8 @@ struct cds_lfht *lfht_table_new(unsigned long init_size,
 	if (!ht)
 		return NULL;
 	ht->min_size = min_size;
-	ht->min_order = lfht_fls_long(min_size) - 1;
+	/* Order 1 at least: lfht_bucket_at() finds bucket 0 through it. */
+	ht->block_order = min_size > 2 ? lfht_fls_long(min_size) - 1 : 1;
 	ht->max_size = max_size;
 	ht->flags = flags;
 	lfht_env_mutex_init(&ht->resize_mutex);

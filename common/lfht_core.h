@@ -32,7 +32,7 @@
 #define LFHT_FLAGS	(LFHT_REMOVED | LFHT_BUCKET)
 
 #define LFHT_BITS_PER_LONG	(sizeof(unsigned long) * 8)
-/* Bucket table orders: order 0 holds bucket 0, order o buckets [2^(o-1), 2^o). */
+/* Bucket table orders: order o holds buckets [2^(o-1), 2^o), order 1 also 0. */
 #define LFHT_NR_ORDERS		LFHT_BITS_PER_LONG
 /* "No limit" for max_nr_buckets. */
 #define LFHT_MAX_SIZE		(1UL << (LFHT_BITS_PER_LONG - 2))
@@ -45,10 +45,17 @@
 struct cds_lfht {
 	/* Buckets in use, a power of two; written with release, read acquire. */
 	unsigned long size;
-	/* tables[o] for every populated order; orders <= min_order share one block. */
-	struct cds_lfht_node *tables[LFHT_NR_ORDERS];
+	/*
+	 * Bucket i is at base[fls(i | 1)] + i * sizeof(node): base[o] is the
+	 * address of the table of order o less the offset of its first bucket,
+	 * 2^(o-1), so that one load and one add find any bucket.  Orders up to
+	 * block_order share one block (buckets 0 and 1 at least, all of the
+	 * first min_size), which lives as long as the table.
+	 */
+	uintptr_t base[LFHT_NR_ORDERS];
+	struct cds_lfht_node *block;
 	unsigned long min_size, max_size;
-	unsigned int min_order;
+	unsigned int block_order;
 	int flags;
 	/* Largest size asked for by an add that met a long chain, or 0. */
 	unsigned long grow_hint;
@@ -132,12 +139,9 @@ void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats);
 static inline struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht,
 						   unsigned long index)
 {
-	unsigned int order;
-
-	if (index < ht->min_size)
-		return &ht->tables[0][index];
-	order = lfht_fls_long(index);
-	return &ht->tables[order][index - (1UL << (order - 1))];
+	/* Bucket 0 is found through base[1]: the block holds buckets 0 and 1. */
+	return (struct cds_lfht_node *)(ht->base[lfht_fls_long(index | 1)] +
+					index * sizeof(struct cds_lfht_node));
 }
 
 static inline unsigned long lfht_roundup_pow2(unsigned long x)

@@ -4,9 +4,9 @@
  *
  * Buckets of order o (indexes [2^(o-1), 2^o), order 0 is bucket 0) live in
  * their own table, allocated when the size first reaches 2^o and freed a
- * grace period after it drops below.  The first min_size buckets share one
- * block that lives as long as the table, so lfht_bucket_at() indexes it
- * directly.
+ * grace period after it drops below.  The first min_size buckets, and
+ * buckets 0 and 1 in any case, share one block that lives as long as the
+ * table.
  *
  * Growing links each new bucket node into the list behind its parent (its
  * index with the top bit cleared), then publishes the doubled size.
@@ -67,18 +67,35 @@ static void link_buckets(struct cds_lfht *ht, struct cds_lfht_node *tbl,
 	lfht_env_read_unlock(&ht->env);
 }
 
+/* The table of order @order >= 1: buckets [2^(order-1), 2^order). */
+static struct cds_lfht_node *order_table(struct cds_lfht *ht,
+					 unsigned int order)
+{
+	return lfht_bucket_at(ht, 1UL << (order - 1));
+}
+
+/*
+ * Readers use base[order] only after reading a size that covers it (the
+ * acquire in bucket_for_hash(), paired with publish_size()'s release).
+ */
+static void set_order_table(struct cds_lfht *ht, unsigned int order,
+			    struct cds_lfht_node *tbl)
+{
+	ht->base[order] = tbl ? (uintptr_t)tbl - (sizeof(*tbl) << (order - 1)) : 0;
+}
+
 int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size)
 {
-	struct cds_lfht_node *block;
+	struct cds_lfht_node *block, *tbl;
 	unsigned long len;
 	unsigned int order;
 
-	block = lfht_env_zalloc(ht->min_size * sizeof(*block));
+	block = lfht_env_zalloc(sizeof(*block) << ht->block_order);
 	if (!block)
 		return -ENOMEM;
-	ht->tables[0] = block;
-	for (order = 1; order <= ht->min_order; order++)
-		ht->tables[order] = block + (1UL << (order - 1));
+	ht->block = block;
+	for (order = 1; order <= ht->block_order; order++)
+		set_order_table(ht, order, block + (1UL << (order - 1)));
 	/* Bucket 0 heads the list; the others are linked as the size grows. */
 	block[0].next = (struct cds_lfht_node *)LFHT_BUCKET;
 	block[0].reverse_hash = 0;
@@ -86,14 +103,15 @@ int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size)
 	while (ht->size < init_size) {
 		len = ht->size;
 		order = lfht_fls_long(len);	/* the order of buckets [len, 2len) */
-		if (order > ht->min_order) {
-			ht->tables[order] = lfht_env_zalloc(len * sizeof(*block));
-			if (!ht->tables[order]) {
+		if (order > ht->block_order) {
+			tbl = lfht_env_zalloc(len * sizeof(*tbl));
+			if (!tbl) {
 				lfht_tables_free(ht);
 				return -ENOMEM;
 			}
+			set_order_table(ht, order, tbl);
 		}
-		link_buckets(ht, ht->tables[order], len, 0);
+		link_buckets(ht, order_table(ht, order), len, 0);
 		publish_size(ht, 2 * len);
 	}
 	return 0;
@@ -103,12 +121,13 @@ void lfht_tables_free(struct cds_lfht *ht)
 {
 	unsigned int order;
 
-	for (order = ht->min_order + 1; order < LFHT_NR_ORDERS; order++) {
-		lfht_env_free(ht->tables[order]);
-		ht->tables[order] = NULL;
+	for (order = ht->block_order + 1; order < LFHT_NR_ORDERS; order++) {
+		if (ht->base[order])
+			lfht_env_free(order_table(ht, order));
+		set_order_table(ht, order, NULL);
 	}
-	lfht_env_free(ht->tables[0]);
-	ht->tables[0] = NULL;
+	lfht_env_free(ht->block);
+	ht->block = NULL;
 }
 
 /* Double the size.  Returns -ENOMEM, leaving the table as it was. */
@@ -116,27 +135,30 @@ static int grow_once(struct cds_lfht *ht)
 {
 	unsigned long len = ht->size;
 	unsigned int order = lfht_fls_long(len);
-	struct cds_lfht_node *tbl = ht->tables[order];
+	struct cds_lfht_node *tbl;
 
-	if (order > ht->min_order) {
+	if (order > ht->block_order) {
 		tbl = lfht_env_zalloc(len * sizeof(*tbl));
 		if (!tbl)
 			return -ENOMEM;
 		/* Readers reach it only after publish_size() below. */
-		ht->tables[order] = tbl;
+		set_order_table(ht, order, tbl);
 	}
-	link_buckets(ht, tbl, len, 1);
+	link_buckets(ht, order_table(ht, order), len, 1);
 	publish_size(ht, 2 * len);
 	LFHT_STORE(ht->nr_grows, ht->nr_grows + 1);
 	return 0;
 }
 
-/* Halve the size; never below min_size, so the table freed is never the block. */
+/*
+ * Halve the size; never below min_size.  The retired buckets' table is
+ * freed unless it is part of the block (bucket 1 when min_size is 1).
+ */
 static void shrink_once(struct cds_lfht *ht)
 {
 	unsigned long len = ht->size / 2, j;
 	unsigned int order = lfht_fls_long(len);
-	struct cds_lfht_node *tbl = ht->tables[order];
+	struct cds_lfht_node *tbl = order_table(ht, order);
 	uintptr_t next, seen;
 
 	publish_size(ht, len);
@@ -156,10 +178,15 @@ static void shrink_once(struct cds_lfht *ht)
 		lfht_unlink_removed(ht, len + j, tbl[j].reverse_hash);
 	}
 	lfht_env_read_unlock(&ht->env);
-	/* Every walk that read the old size, or reached tbl, has ended. */
+	/*
+	 * Every walk that read the old size, or reached tbl, has ended: tbl
+	 * can be freed, or (in the block) linked again by a later grow.
+	 */
 	lfht_env_synchronize(&ht->env);
-	ht->tables[order] = NULL;
-	lfht_env_free(tbl);
+	if (order > ht->block_order) {
+		set_order_table(ht, order, NULL);
+		lfht_env_free(tbl);
+	}
 	LFHT_STORE(ht->nr_shrinks, ht->nr_shrinks + 1);
 }
 
