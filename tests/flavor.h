@@ -17,6 +17,8 @@
 #ifndef LFHT_TESTS_FLAVOR_H
 #define LFHT_TESTS_FLAVOR_H
 
+#include <time.h>
+
 #if (defined(TEST_FLAVOR_MEMB) + defined(TEST_FLAVOR_QSBR) + \
      defined(TEST_FLAVOR_MB) + defined(TEST_FLAVOR_SIGNAL) + \
      defined(TEST_FLAVOR_BP)) > 1
@@ -130,6 +132,23 @@ static inline void test_thread_offline(void)
 static inline void test_thread_online(void)
 {
 	rcu_thread_online();
+}
+
+/*
+ * Sleep @secs seconds, offline.  sleep() returns early on a signal, and the
+ * signal flavor's grace periods signal every registered thread: sleep to a
+ * deadline instead.
+ */
+static inline void test_sleep(unsigned long secs)
+{
+	struct timespec end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)secs;
+	test_thread_offline();	/* qsbr: no grace period waits for a sleeper */
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL))
+		;
+	test_thread_online();
 }
 
 /*

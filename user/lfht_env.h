@@ -58,7 +58,7 @@ static inline unsigned int lfht_fls_long(unsigned long x)
 
 /*
  * All core allocations go through these two so that the allocation-failure
- * tests can fail the k-th one (lfht_fault_fail_after()).
+ * tests can fail the k-th one (lfht_fault_inject()).
  */
 void *lfht_env_zalloc(size_t size);
 void lfht_env_free(void *p);

@@ -262,8 +262,8 @@ static void test_guarantees(int flags)
 		pthread_create(&r[i], NULL, reader, NULL);
 	}
 	pthread_create(&z, NULL, resizer, NULL);
+	test_sleep((unsigned long)seconds);
 	test_thread_offline();
-	sleep((unsigned int)seconds);
 	uatomic_set(&stop, 1);
 	for (i = 0; i < 2; i++) {
 		pthread_join(w[i], NULL);

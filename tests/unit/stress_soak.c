@@ -94,22 +94,6 @@ static int all_stopped(void)
 	return uatomic_read(&stop) == 2;
 }
 
-/*
- * sleep() returns early on a signal, and the signal flavor's grace periods
- * signal every registered thread: sleep to a deadline instead.
- */
-static void sleep_for(unsigned long secs)
-{
-	struct timespec end;
-
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)secs;
-	test_thread_offline();	/* qsbr: no grace period waits for a sleeper */
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL))
-		;
-	test_thread_online();
-}
-
 static void error(const char *what, unsigned long key)
 {
 	if (uatomic_add_return(&errors, 1) <= 5)
@@ -407,7 +391,7 @@ static void soak(int flags)
 	pthread_create(&look, NULL, looker, NULL);
 	if (explicit_resize)
 		pthread_create(&rz, NULL, resizer, NULL);
-	sleep_for(seconds > 2 ? seconds / 2 : 1);
+	test_sleep(seconds > 2 ? seconds / 2 : 1);
 	uatomic_set(&stop, 1);
 	test_thread_offline();
 	for (i = 0; i < NR_WRITERS; i++)
