@@ -22,16 +22,6 @@
  */
 #include "lfht_core.h"
 
-/* The bucket whose segment holds @hash, for the size in use now. */
-static struct cds_lfht_node *bucket_for_hash(struct cds_lfht *ht,
-					     unsigned long hash)
-{
-	/* Pairs with the release in publish_size(): the bucket is linked. */
-	unsigned long size = lfht_load_acquire(ht->size);
-
-	return lfht_bucket_at(ht, hash & (size - 1));
-}
-
 struct insert_walk {
 	unsigned long size;	/* buckets when the walk started */
 	/*
@@ -122,7 +112,7 @@ restart:
 	walk->chain = 0;
 	counted = rev;
 	/* Pairs with the release in publish_size(): the bucket is linked. */
-	walk->size = lfht_load_acquire(ht->size);
+	walk->size = lfht_load_acquire(ht->idx.size);
 	split = lfht_fls_long(walk->size) + 1;
 	split = split < LFHT_BITS_PER_LONG ? split : LFHT_BITS_PER_LONG;
 	prev = lfht_bucket_at(ht, hash & (walk->size - 1));
@@ -197,7 +187,7 @@ void lfht_unlink_removed(struct cds_lfht *ht, unsigned long hash,
 	uintptr_t prev_next, cur_next;
 
 restart:
-	prev = bucket_for_hash(ht, hash);
+	prev = lfht_index_bucket_for(&ht->idx, hash);
 	prev_next = lfht_next_of(prev);
 	if (prev_next & LFHT_REMOVED)
 		goto restart;	/* bucket being retired, as in insert() */
@@ -413,39 +403,6 @@ static void live_from(struct cds_lfht_node *node, struct cds_lfht_iter *iter)
 	iter->next = (struct cds_lfht_node *)next;
 }
 
-/*
- * First live node at or after @node with reverse hash @rev matching @key;
- * the walk ends at the first node that sorts after @rev.  Across match()
- * the walk keeps its place in @iter, so that only match, key and iter
- * need saving around the call.
- */
-static void match_from(struct cds_lfht_node *node, unsigned long rev,
-		       cds_lfht_match_fct match, const void *key,
-		       struct cds_lfht_iter *iter)
-{
-	uintptr_t next;
-
-	for (;;) {
-		while (node && node->reverse_hash < rev)
-			node = lfht_ptr(lfht_next_of(node));
-		if (!node || node->reverse_hash != rev)
-			break;
-		next = lfht_next_of(node);
-		if (!(next & LFHT_FLAGS)) {
-			iter->node = node;
-			iter->next = (struct cds_lfht_node *)next;
-			if (match(node, key))
-				return;
-			node = iter->node;
-			next = (uintptr_t)iter->next;
-			rev = node->reverse_hash;
-		}
-		node = lfht_ptr(next);
-	}
-	iter->node = NULL;
-	iter->next = NULL;
-}
-
 /**
  * cds_lfht_lookup - find the first node with a key
  * @ht: the table
@@ -461,12 +418,8 @@ void cds_lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 		     cds_lfht_match_fct match, const void *key,
 		     struct cds_lfht_iter *iter)
 {
-	struct cds_lfht_node *bucket;
-
 	lfht_env_check_reader(&ht->env);
-	bucket = bucket_for_hash(ht, hash);
-	match_from(lfht_ptr(lfht_next_of(bucket)), lfht_bit_reverse(hash),
-		   match, key, iter);
+	lfht_index_lookup(&ht->idx, hash, match, key, iter);
 }
 LFHT_EXPORT(cds_lfht_lookup);
 
@@ -481,8 +434,8 @@ void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			     const void *key, struct cds_lfht_iter *iter)
 {
 	lfht_env_check_reader(&ht->env);
-	match_from(lfht_ptr((uintptr_t)iter->next), iter->node->reverse_hash,
-		   match, key, iter);
+	lfht_match_from(lfht_ptr((uintptr_t)iter->next),
+			iter->node->reverse_hash, match, key, iter);
 }
 LFHT_EXPORT(cds_lfht_next_duplicate);
 
@@ -558,7 +511,7 @@ int lfht_is_empty(struct cds_lfht *ht)
  */
 unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 {
-	return lfht_load_acquire(ht->size);
+	return lfht_load_acquire(ht->idx.size);
 }
 LFHT_EXPORT(lfht_nr_buckets);
 
@@ -566,7 +519,7 @@ LFHT_EXPORT(lfht_nr_buckets);
 void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats)
 {
 	struct cds_lfht_node *node;
-	unsigned long i, len, size = lfht_load_acquire(ht->size);
+	unsigned long i, len, size = lfht_load_acquire(ht->idx.size);
 	uintptr_t next;
 	unsigned int slot;
 

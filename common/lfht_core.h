@@ -25,15 +25,8 @@
 #define LFHT_CORE_H
 
 #include "lfht_env.h"
+#include "lfht_lookup.h"
 
-/* Flags in the low bits of a node's next pointer, describing that node. */
-#define LFHT_REMOVED	1UL	/* logically deleted; next is frozen */
-#define LFHT_BUCKET	2UL	/* a bucket node, not a caller's node */
-#define LFHT_FLAGS	(LFHT_REMOVED | LFHT_BUCKET)
-
-#define LFHT_BITS_PER_LONG	(sizeof(unsigned long) * 8)
-/* Bucket table orders: order o holds buckets [2^(o-1), 2^o), order 1 also 0. */
-#define LFHT_NR_ORDERS		LFHT_BITS_PER_LONG
 /* "No limit" for max_nr_buckets. */
 #define LFHT_MAX_SIZE		(1UL << (LFHT_BITS_PER_LONG - 2))
 
@@ -43,16 +36,12 @@
 #define LFHT_COUNT_BATCH	64UL
 
 struct cds_lfht {
-	/* Buckets in use, a power of two; written with release, read acquire. */
-	unsigned long size;
 	/*
-	 * Bucket i is at base[fls(i | 1)] + i * sizeof(node): base[o] is the
-	 * address of the table of order o less the offset of its first bucket,
-	 * 2^(o-1), so that one load and one add find any bucket.  Orders up to
-	 * block_order share one block (buckets 0 and 1 at least, all of the
-	 * first min_size), which lives as long as the table.
+	 * First: the kernel's cds_lfht_lookup_inline() reads it through a cast.
+	 * Orders up to block_order share one block (buckets 0 and 1 at least,
+	 * all of the first min_size), which lives as long as the table.
 	 */
-	uintptr_t base[LFHT_NR_ORDERS];
+	struct lfht_index idx;
 	struct cds_lfht_node *block;
 	unsigned long min_size, max_size;
 	unsigned int block_order;
@@ -82,31 +71,6 @@ struct lfht_stats {
 	 */
 	int chain_alert;
 };
-
-static inline struct cds_lfht_node *lfht_ptr(uintptr_t next)
-{
-	return (struct cds_lfht_node *)(next & ~LFHT_FLAGS);
-}
-
-static inline uintptr_t lfht_next_of(struct cds_lfht_node *node)
-{
-	/* Pairs with the cmpxchg that linked the successor: its fields are set. */
-	return (uintptr_t)lfht_rcu_dereference(node->next);
-}
-
-/* Reverse the bits of a word: split order sorts by the reversed hash. */
-static inline unsigned long lfht_bit_reverse(unsigned long x)
-{
-	const unsigned long m4 = ~0UL / 0xff * 0x0f;
-	const unsigned long m2 = ~0UL / 0xff * 0x33;
-	const unsigned long m1 = ~0UL / 0xff * 0x55;
-
-	x = lfht_bswap_long(x);
-	x = ((x >> 4) & m4) | ((x & m4) << 4);
-	x = ((x >> 2) & m2) | ((x & m2) << 2);
-	x = ((x >> 1) & m1) | ((x & m1) << 1);
-	return x;
-}
 
 static inline int lfht_is_pow2(unsigned long x)
 {
@@ -139,9 +103,7 @@ void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats);
 static inline struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht,
 						   unsigned long index)
 {
-	/* Bucket 0 is found through base[1]: the block holds buckets 0 and 1. */
-	return (struct cds_lfht_node *)(ht->base[lfht_fls_long(index | 1)] +
-					index * sizeof(struct cds_lfht_node));
+	return lfht_index_bucket(&ht->idx, index);
 }
 
 static inline unsigned long lfht_roundup_pow2(unsigned long x)

@@ -25,8 +25,8 @@
 
 static void publish_size(struct cds_lfht *ht, unsigned long size)
 {
-	/* Pairs with the acquire in bucket_for_hash(): new buckets are linked. */
-	lfht_store_release(ht->size, size);
+	/* Pairs with the acquire in lfht_index_bucket_for(): new buckets are linked. */
+	lfht_store_release(ht->idx.size, size);
 }
 
 /*
@@ -76,12 +76,12 @@ static struct cds_lfht_node *order_table(struct cds_lfht *ht,
 
 /*
  * Readers use base[order] only after reading a size that covers it (the
- * acquire in bucket_for_hash(), paired with publish_size()'s release).
+ * acquire in lfht_index_bucket_for(), paired with publish_size()'s release).
  */
 static void set_order_table(struct cds_lfht *ht, unsigned int order,
 			    struct cds_lfht_node *tbl)
 {
-	ht->base[order] = tbl ? (uintptr_t)tbl - (sizeof(*tbl) << (order - 1)) : 0;
+	ht->idx.base[order] = tbl ? (uintptr_t)tbl - (sizeof(*tbl) << (order - 1)) : 0;
 }
 
 int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size)
@@ -99,9 +99,9 @@ int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size)
 	/* Bucket 0 heads the list; the others are linked as the size grows. */
 	block[0].next = (struct cds_lfht_node *)LFHT_BUCKET;
 	block[0].reverse_hash = 0;
-	ht->size = 1;
-	while (ht->size < init_size) {
-		len = ht->size;
+	ht->idx.size = 1;
+	while (ht->idx.size < init_size) {
+		len = ht->idx.size;
 		order = lfht_fls_long(len);	/* the order of buckets [len, 2len) */
 		if (order > ht->block_order) {
 			tbl = lfht_env_zalloc(len * sizeof(*tbl));
@@ -122,7 +122,7 @@ void lfht_tables_free(struct cds_lfht *ht)
 	unsigned int order;
 
 	for (order = ht->block_order + 1; order < LFHT_NR_ORDERS; order++) {
-		if (ht->base[order])
+		if (ht->idx.base[order])
 			lfht_env_free(order_table(ht, order));
 		set_order_table(ht, order, NULL);
 	}
@@ -133,7 +133,7 @@ void lfht_tables_free(struct cds_lfht *ht)
 /* Double the size.  Returns -ENOMEM, leaving the table as it was. */
 static int grow_once(struct cds_lfht *ht)
 {
-	unsigned long len = ht->size;
+	unsigned long len = ht->idx.size;
 	unsigned int order = lfht_fls_long(len);
 	struct cds_lfht_node *tbl;
 
@@ -156,7 +156,7 @@ static int grow_once(struct cds_lfht *ht)
  */
 static void shrink_once(struct cds_lfht *ht)
 {
-	unsigned long len = ht->size / 2, j;
+	unsigned long len = ht->idx.size / 2, j;
 	unsigned int order = lfht_fls_long(len);
 	struct cds_lfht_node *tbl = order_table(ht, order);
 	uintptr_t next, seen;
@@ -207,17 +207,17 @@ static unsigned long clamp_size(struct cds_lfht *ht, unsigned long size)
  */
 static void resize_to(struct cds_lfht *ht, unsigned long target)
 {
-	unsigned long old = ht->size;
+	unsigned long old = ht->idx.size;
 
 	target = clamp_size(ht, target);
-	while (ht->size < target) {
+	while (ht->idx.size < target) {
 		if (grow_once(ht)) {
-			while (ht->size > old)
+			while (ht->idx.size > old)
 				shrink_once(ht);
 			return;
 		}
 	}
-	while (ht->size > target)
+	while (ht->idx.size > target)
 		shrink_once(ht);
 }
 
@@ -266,7 +266,7 @@ static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
 
 static unsigned long sampled_load(struct cds_lfht *ht)
 {
-	unsigned long size = ht->size, n = size < LFHT_SAMPLE ? size : LFHT_SAMPLE;
+	unsigned long size = ht->idx.size, n = size < LFHT_SAMPLE ? size : LFHT_SAMPLE;
 	unsigned long i, len, nodes = 0;
 	struct cds_lfht_node *node;
 	uintptr_t next;
@@ -308,12 +308,12 @@ void lfht_resize_work(void *arg)
 	lfht_env_blocking_end(&ht->env, token);
 	if (!LFHT_LOAD(ht->destroying)) {
 		hint = lfht_xchg(&ht->grow_hint, 0UL);
-		target = ht->size;
+		target = ht->idx.size;
 		if (ht->flags & CDS_LFHT_ACCOUNTING) {
-			target = size_for_count(ht, ht->size);
+			target = size_for_count(ht, ht->idx.size);
 			/* Shrink only when a delete asked. */
-			if (target < ht->size && !lfht_xchg(&ht->shrink_hint, 0UL))
-				target = ht->size;
+			if (target < ht->idx.size && !lfht_xchg(&ht->shrink_hint, 0UL))
+				target = ht->idx.size;
 			/* The count bounds a hint: one bucket per node at most. */
 			count = lfht_env_counter_sum(&ht->count);
 			most = lfht_roundup_pow2(count > 0 ? (unsigned long)count : 1);
@@ -330,12 +330,12 @@ void lfht_resize_work(void *arg)
 		 * of buckets says the table is loaded.
 		 */
 		while (!(ht->flags & CDS_LFHT_ACCOUNTING) && hint &&
-		       ht->size < ht->max_size &&
+		       ht->idx.size < ht->max_size &&
 		       (load = sampled_load(ht)) > 1) {
-			target = ht->size * lfht_roundup_pow2(load);
-			size = ht->size;
+			target = ht->idx.size * lfht_roundup_pow2(load);
+			size = ht->idx.size;
 			resize_to(ht, target);
-			if (ht->size == size)
+			if (ht->idx.size == size)
 				break;	/* out of memory */
 		}
 	}
@@ -376,7 +376,7 @@ void lfht_count_changed(struct cds_lfht *ht, long local, long delta)
 	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE) ||
 	    ((unsigned long)local & (LFHT_COUNT_BATCH - 1)))
 		return;
-	size = LFHT_LOAD(ht->size);
+	size = LFHT_LOAD(ht->idx.size);
 	want = clamp_size(ht, size_for_count(ht, size));
 	/*
 	 * Adds ask only to grow and deletes only to shrink, so that a table

@@ -27,6 +27,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include "lfht_core.h"
+#include "lfht_inline.h"
 #include "lfht_kernel.h"
 
 #define BENCH_MAX_THREADS	16
@@ -117,7 +118,7 @@ static bool op_lookup(struct bench_run *r, u64 key)
 	if (r->rh)	/* takes rcu_read_lock() itself */
 		return rhashtable_lookup_fast(&r->rht, &key, rh_params) != NULL;
 	rcu_read_lock();
-	cds_lfht_lookup(r->lf, key_hash(r, key), lf_match, &key, &iter);
+	cds_lfht_lookup_inline(r->lf, key_hash(r, key), lf_match, &key, &iter);
 	found = cds_lfht_iter_get_node(&iter);
 	rcu_read_unlock();
 	return found;
@@ -159,7 +160,7 @@ static void op_delete(struct bench_run *r, unsigned long i)
 	}
 	key = r->lf_objs[i].key;
 	rcu_read_lock();
-	cds_lfht_lookup(r->lf, key_hash(r, key), lf_match, &key, &iter);
+	cds_lfht_lookup_inline(r->lf, key_hash(r, key), lf_match, &key, &iter);
 	WARN_ON_ONCE(cds_lfht_del(r->lf, cds_lfht_iter_get_node(&iter)));
 	rcu_read_unlock();
 	r->lf_objs[i].present = false;

@@ -4,7 +4,7 @@
 # exported API, from Debian's linux-source.
 cd "${LFHT_ROOT:?run from make check}" || exit 1
 src=$(tools/qemu/kernel-src.sh) || { echo "1..1"; echo "not ok 1 - kernel source"; exit 1; }
-files="common/*.c common/*.h kernel/lfht.h kernel/lfht_env.h kernel/lfht_kernel.h
+files="common/*.c common/*.h kernel/lfht.h kernel/lfht_env.h kernel/lfht_kernel.h kernel/lfht_inline.h
 	kernel/lfht_main.c kernel/lfht_debugfs.c kernel/lfht_bench.c
 	include/lfht/lfht_api.h
 	$(ls tests/kunit/*.c 2>/dev/null)"
@@ -23,7 +23,7 @@ done
 # (the exported vector data is described in kernel/lfht_kernel.h).
 n=$((n + 1))
 out=$("$src/scripts/kernel-doc" -none common/lfht.c common/lfht_resize.c common/lfht_vector.c \
-	kernel/lfht_main.c 2>&1)
+	kernel/lfht_main.c kernel/lfht_inline.h 2>&1)
 if [ -z "$out" ]; then
 	echo "ok $n - kernel-doc on the exported API"
 else
