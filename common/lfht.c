@@ -565,6 +565,7 @@ struct cds_lfht *lfht_table_new(unsigned long init_size,
 	if (!ht)
 		return NULL;
 	ht->min_size = min_size;
+	ht->init_size = init_size;
 	/* Order 1 at least: lfht_bucket_at() finds bucket 0 through it. */
 	ht->block_order = min_size > 2 ? lfht_fls_long(min_size) - 1 : 1;
 	ht->max_size = max_size;

@@ -44,6 +44,7 @@ struct cds_lfht {
 	struct lfht_index idx;
 	struct cds_lfht_node *block;
 	unsigned long min_size, max_size;
+	unsigned long init_size;	/* automatic shrinking stops there */
 	unsigned int block_order;
 	int flags;
 	/* Largest size asked for by an add that met a long chain, or 0. */

@@ -241,18 +241,25 @@ void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 }
 LFHT_EXPORT(cds_lfht_resize);
 
-/* Size wanted for @count nodes: grow above 2 per bucket, shrink below 1/8. */
+/*
+ * Size wanted for @count nodes: grow above 2 per bucket, shrink below 1/8,
+ * but not below the initial size: a table sized ahead of its fill is not
+ * shrunk and grown again each time it drains and fills.
+ */
 static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
 {
 	long count = lfht_env_counter_sum(&ht->count);
+	unsigned long want, floor;
 
 	if (count < 0)
 		count = 0;
 	if ((unsigned long)count > 2 * size)
 		return lfht_roundup_pow2(count);
-	if ((unsigned long)count < size / 8)
-		return lfht_roundup_pow2(2 * count);
-	return size;
+	if ((unsigned long)count >= size / 8)
+		return size;
+	want = lfht_roundup_pow2(2 * count);
+	floor = ht->init_size < size ? ht->init_size : size;
+	return want > floor ? want : floor;
 }
 
 /*

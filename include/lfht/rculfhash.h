@@ -53,9 +53,10 @@ extern LFHT_API const struct cds_lfht_mm_type cds_lfht_mm_mmap;
 
 /*
  * _cds_lfht_new - create a table (use cds_lfht_new or cds_lfht_new_flavor).
- * @init_size: initial number of buckets, a power of two.
+ * @init_size: initial number of buckets, a power of two; automatic
+ *	shrinking (CDS_LFHT_ACCOUNTING) stops there.
  * @min_nr_alloc_buckets: buckets that stay allocated, a power of two, and
- *	the smallest size a resize goes to; at most @init_size.
+ *	the smallest size cds_lfht_resize() goes to; at most @init_size.
  * @max_nr_buckets: largest size, a power of two not below @init_size, or 0
  *	for no limit.
  * @flags: CDS_LFHT_AUTO_RESIZE and/or CDS_LFHT_ACCOUNTING.

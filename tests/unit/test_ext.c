@@ -160,22 +160,38 @@ static void test_auto_growth(void)
  * A table sized ahead of its fill (auto-resize with accounting) is not
  * shrunk while it fills: only deletes ask to shrink.  Found by the
  * benchmark, where a pre-sized 2^20 table shrank to 2^14 and regrew.
+ * Nor does automatic shrinking go below the initial size: the benchmark's
+ * pre-sized 1024-key table was shrunk and regrown each time it drained
+ * and filled, at half liburcu's insert rate.
  */
+static unsigned long wait_buckets(struct cds_lfht *ht, int bigger,
+				  unsigned long than)
+{
+	int i;
+
+	for (i = 0; i < 200 && (lfht_nr_buckets(ht) > than) != bigger; i++) {
+		test_thread_offline();
+		usleep(10000);
+		test_thread_online();
+	}
+	return lfht_nr_buckets(ht);
+}
+
 static void test_presized_fill(void)
 {
-	const unsigned long n = 1UL << 14;
+	const unsigned long n = 1UL << 14, total = 8 * n;
 	struct cds_lfht *ht = cds_lfht_new(n, 1, 0, CDS_LFHT_AUTO_RESIZE |
 					   CDS_LFHT_ACCOUNTING, NULL);
-	struct item *items = calloc(n, sizeof(*items));
-	unsigned long i, smallest = n, shrank_to;
+	struct item *items = calloc(total, sizeof(*items));
+	unsigned long i, smallest = n, size;
 	struct cds_lfht_iter iter;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < total; i++) {
 		items[i].key = i;
 		rcu_read_lock();
 		cds_lfht_add(ht, i * 0x9e3779b97f4a7c15UL, &items[i].node);
 		rcu_read_unlock();
-		if (!(i % 1024)) {
+		if (i < n && !(i % 1024)) {
 			test_thread_offline();
 			usleep(2000);	/* let the worker act on the count */
 			test_thread_online();
@@ -184,20 +200,21 @@ static void test_presized_fill(void)
 		}
 	}
 	is_ul(smallest, n, "a pre-sized table keeps its size while it fills");
+	size = wait_buckets(ht, 1, n);
+	ok(size > n, "8x its size in keys grow it (%lu buckets)", size);
 	rcu_read_lock();
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < total; i++) {
 		cds_lfht_lookup(ht, i * 0x9e3779b97f4a7c15UL, match, &items[i].key,
 				&iter);
 		cds_lfht_del(ht, cds_lfht_iter_get_node(&iter));
 	}
 	rcu_read_unlock();
-	for (i = 0; i < 200 && lfht_nr_buckets(ht) >= n; i++) {
-		test_thread_offline();
-		usleep(10000);
-		test_thread_online();
-	}
-	shrank_to = lfht_nr_buckets(ht);
-	ok(shrank_to < n, "deletes still shrink it (%lu buckets)", shrank_to);
+	size = wait_buckets(ht, 0, n);
+	is_ul(size, n, "deleting every key shrinks it back to its initial size");
+	test_thread_offline();
+	usleep(50000);
+	test_thread_online();
+	is_ul(lfht_nr_buckets(ht), n, "and not below");
 	synchronize_rcu();
 	free(items);
 	is_l(test_destroy(ht, NULL), 0, "destroy");
