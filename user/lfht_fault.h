@@ -6,7 +6,10 @@
 #ifndef LFHT_FAULT_H
 #define LFHT_FAULT_H
 
-/* Make allocation number @nth (1-based, counted from now) fail; 0: none. */
+/*
+ * Make allocation number @nth (1-based, counted from now) fail; 0: none.
+ * Creating a table's resize worker thread counts as an allocation.
+ */
 void lfht_fault_inject(long nth);
 /* Allocations attempted since the last lfht_fault_inject(). */
 long lfht_fault_allocations(void);

@@ -32,13 +32,19 @@ long lfht_fault_allocations(void)
 	return uatomic_read(&fault_seen);
 }
 
-void *lfht_env_zalloc(size_t size)
+/* Whether this allocation (or thread creation) is the one to fail. */
+static int fault_now(void)
 {
 	long nth = uatomic_read(&fault_nth);
 
+	return uatomic_add_return(&fault_seen, 1) == nth && nth > 0;
+}
+
+void *lfht_env_zalloc(size_t size)
+{
 	void *p;
 
-	if (uatomic_add_return(&fault_seen, 1) == nth && nth > 0)
+	if (fault_now())
 		return NULL;
 	if (size < LFHT_HUGE_SIZE)
 		return calloc(1, size);
@@ -149,7 +155,9 @@ int lfht_env_table_init(struct lfht_env_table *env,
 	pthread_mutex_init(&env->work_lock, NULL);
 	pthread_cond_init(&env->work_cond, NULL);
 	if (want_worker) {
-		if (pthread_create(&env->worker, env->attr, worker_main, env)) {
+		/* The fault hook counts the worker thread as an allocation. */
+		if (fault_now() ||
+		    pthread_create(&env->worker, env->attr, worker_main, env)) {
 			pthread_cond_destroy(&env->work_cond);
 			pthread_mutex_destroy(&env->work_lock);
 			return -ENOMEM;
