@@ -35,6 +35,15 @@ ssize_t lfht_report_read(struct file *file, char __user *ubuf, size_t len,
 			 loff_t *ppos);
 int lfht_report_release(struct inode *inode, struct file *file);
 
+/*
+ * Test hooks of lfht_main.c, for the KUnit suite (the twin of
+ * user/lfht_fault.h): fail allocation number @nth counted from now (0:
+ * none); allocations attempted since; allocations made and not freed yet.
+ */
+void lfht_fault_inject(long nth);
+long lfht_fault_allocations(void);
+long lfht_fault_live(void);
+
 int lfht_debugfs_init(void);
 void lfht_debugfs_exit(void);
 void lfht_bench_init(struct dentry *dir);

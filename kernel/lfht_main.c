@@ -13,15 +13,92 @@
 
 static struct workqueue_struct *lfht_wq;
 
-/* -- Allocation ----------------------------------------------------------- */
+/* -- Allocation, and its fault hook for tests ----------------------------- */
+
+/*
+ * Every allocation the core makes (a table, its bucket tables, its per-CPU
+ * counter; the vector interpreter's nodes) asks lfht_fault_fail() first,
+ * and counts in fault_live while it lives.  Only table creation and resizes
+ * allocate, never lookups or updates: the hook costs the fast path nothing.
+ *
+ * Relaxed atomics: they are counts and publish no other memory.  A test
+ * arms the hook before the work it measures starts and reads the counts
+ * once that work has ended; the calls between (a return, queue_work(),
+ * flush_work()) order them with the allocations.
+ */
+static atomic_long_t fault_nth;		/* fail attempt number fault_nth; 0: never */
+static atomic_long_t fault_seen;	/* attempts since lfht_fault_inject() */
+static atomic_long_t fault_live;	/* allocations made and not yet freed */
+
+/**
+ * lfht_fault_inject - test hook: make one allocation of lfht.ko fail
+ * @nth: fail the @nth allocation attempt (1-based) counted from now, and
+ *	only that one; 0 fails none
+ *
+ * For the KUnit suite only, not an API.  The count covers every allocation
+ * of the core (table creation, resizes, per-CPU counters, vector runs), so
+ * a test arms it while its own table is the only thing that allocates.
+ */
+void lfht_fault_inject(long nth)
+{
+	atomic_long_set(&fault_seen, 0);
+	atomic_long_set(&fault_nth, nth);
+}
+EXPORT_SYMBOL_GPL(lfht_fault_inject);
+
+/**
+ * lfht_fault_allocations - test hook: allocations attempted since armed
+ *
+ * For the KUnit suite only, not an API.
+ *
+ * Return: the allocation attempts, failed or not, since the last
+ * lfht_fault_inject().
+ */
+long lfht_fault_allocations(void)
+{
+	return atomic_long_read(&fault_seen);
+}
+EXPORT_SYMBOL_GPL(lfht_fault_allocations);
+
+/**
+ * lfht_fault_live - test hook: allocations not freed yet
+ *
+ * For the KUnit suite only, not an API.  Zero when no table exists and no
+ * vector run is in progress: what a table allocated, its destroy freed.
+ *
+ * Return: the allocations the core made (those lfht_fault_inject() can
+ * fail), less those it freed.
+ */
+long lfht_fault_live(void)
+{
+	return atomic_long_read(&fault_live);
+}
+EXPORT_SYMBOL_GPL(lfht_fault_live);
+
+/* The one check of every allocation: true when this attempt must fail. */
+static bool lfht_fault_fail(void)
+{
+	long nth = atomic_long_read(&fault_nth);
+
+	return atomic_long_inc_return_relaxed(&fault_seen) == nth && nth > 0;
+}
 
 void *lfht_env_zalloc(size_t size)
 {
-	return kvzalloc(size, GFP_KERNEL);
+	void *p;
+
+	if (lfht_fault_fail())
+		return NULL;
+	p = kvzalloc(size, GFP_KERNEL);
+	if (p)
+		atomic_long_inc(&fault_live);
+	return p;
 }
 
 void lfht_env_free(void *p)
 {
+	if (p)
+		atomic_long_dec(&fault_live);
 	kvfree(p);
 }
 
@@ -29,13 +106,19 @@ void lfht_env_free(void *p)
 
 int lfht_env_counter_init(struct lfht_env_counter *c)
 {
-	c->count = alloc_percpu(long);
-	return c->count ? 0 : -ENOMEM;
+	c->count = lfht_fault_fail() ? NULL : alloc_percpu(long);
+	if (!c->count)
+		return -ENOMEM;
+	atomic_long_inc(&fault_live);
+	return 0;
 }
 
 void lfht_env_counter_destroy(struct lfht_env_counter *c)
 {
+	if (c->count)
+		atomic_long_dec(&fault_live);
 	free_percpu(c->count);
+	c->count = NULL;
 }
 
 long lfht_env_counter_sum(struct lfht_env_counter *c)
