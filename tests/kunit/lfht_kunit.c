@@ -8,7 +8,9 @@
  *    guarantees of tests/unit/stress_guarantees.c, and growth from one
  *    bucket with readers looking up every key published;
  *  - add_unique races, a table destroyed while its resize work is queued,
- *    destroy of a non-empty table, and the ACCOUNTING counters.
+ *    destroy of a non-empty table, and the ACCOUNTING counters;
+ *  - allocation failure through lfht.ko's fault hook: each allocation of a
+ *    creation, an explicit growth and the worker's growth failed in turn.
  *
  * Threads only count what they see; the test asserts on the counts once
  * they have stopped, outside any read-side section.
@@ -22,6 +24,7 @@
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -1286,6 +1289,450 @@ static void lfht_accounting(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(a->ht, NULL), 0);
 }
 
+/* ------------------------------------------------------------------------
+ * Allocation failure through lfht.ko's fault hook (lfht_fault_inject(),
+ * kernel/lfht_kernel.h): every allocation of a creation, of an explicit
+ * growth and of the resize worker's growth fails in turn, until a run
+ * makes no allocation that the hook failed.
+ */
+
+#define FAIL_MAX_K	256	/* a sweep longer than this never ends */
+#define FAIL_NODES	300	/* explicit resizes: keys i % 97, duplicates */
+#define FAIL_KEYS	97
+#define FAIL_AUTO_NODES	512	/* automatic growth: distinct keys */
+
+/*
+ * Each of items[0..n) found once among its key's duplicates, a traversal
+ * sees those n nodes once each and no other, and the table counts n.
+ */
+static bool fail_contents_ok(struct cds_lfht *ht, struct knode *items,
+			     unsigned long n, unsigned char *mark)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	unsigned long i, seen = 0, bad = 0, count;
+	long before, after, want;
+
+	memset(mark, 0, n);
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		unsigned long found = 0;
+
+		cds_lfht_for_each_duplicate(ht, hash_of(items[i].key), match,
+					    &items[i].key, &iter, node)
+			found += node == &items[i].node;
+		bad += found != 1;
+	}
+	cds_lfht_for_each(ht, &iter, node) {
+		struct knode *it = container_of(node, struct knode, node);
+
+		if (it < items || it >= items + n || mark[it - items]++)
+			bad++;
+		seen++;
+	}
+	cds_lfht_count_nodes(ht, &before, &count, &after);
+	rcu_read_unlock();
+	/* White box: the split counters count only with ACCOUNTING. */
+	want = ht->flags & CDS_LFHT_ACCOUNTING ? (long)n : 0;
+	return !bad && seen == n && count == n && before == want &&
+	       after == want;
+}
+
+static void fail_add(struct cds_lfht *ht, struct knode *items,
+		     unsigned long from, unsigned long to, unsigned long keys)
+{
+	unsigned long i;
+
+	for (i = from; i < to; i++) {
+		items[i].key = keys ? i % keys : i;
+		rcu_read_lock();
+		cds_lfht_add(ht, hash_of(items[i].key), &items[i].node);
+		rcu_read_unlock();
+	}
+}
+
+/* Delete items[0..n); returns how many deletes failed. */
+static unsigned long fail_del(struct cds_lfht *ht, struct knode *items,
+			      unsigned long n)
+{
+	unsigned long i, bad = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i++)
+		bad += cds_lfht_del(ht, &items[i].node) != 0;
+	rcu_read_unlock();
+	synchronize_rcu();	/* the items are reused */
+	return bad;
+}
+
+struct fail_new_cfg {
+	unsigned long init, min, max;
+	int flags;
+};
+
+static const struct fail_new_cfg fail_new_cfgs[] = {
+	{ 1, 1, 0, 0 },
+	{ 64, 1, 0, 0 },
+	{ 64, 4, 0, 0 },
+	{ 64, 4, 0, CDS_LFHT_ACCOUNTING },
+	{ 1024, 16, 0, 0 },
+	{ 1, 1, 0, CDS_LFHT_AUTO_RESIZE },
+	{ 64, 4, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING },
+	{ 1024, 1024, 0, CDS_LFHT_ACCOUNTING },
+	{ 1UL << 16, 2, 1UL << 20, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING },
+};
+
+static void fail_new_desc(const struct fail_new_cfg *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "init=%lu min=%lu max=%lu%s%s",
+		 c->init, c->min, c->max,
+		 c->flags & CDS_LFHT_AUTO_RESIZE ? " auto_resize" : "",
+		 c->flags & CDS_LFHT_ACCOUNTING ? " accounting" : "");
+}
+
+KUNIT_ARRAY_PARAM(fail_new, fail_new_cfgs, fail_new_desc);
+
+#define FAIL_NEW_NODES	64
+
+/* A table from a run the hook did not fail: it works, then it is freed. */
+static bool fail_new_works(struct cds_lfht *ht, struct knode *items,
+			   unsigned char *mark)
+{
+	bool ok;
+
+	fail_add(ht, items, 0, FAIL_NEW_NODES, 0);
+	ok = fail_contents_ok(ht, items, FAIL_NEW_NODES, mark);
+	ok &= fail_del(ht, items, FAIL_NEW_NODES) == 0;
+	ok &= fail_contents_ok(ht, items, 0, mark);
+	return ok && cds_lfht_destroy(ht, NULL) == 0;
+}
+
+static struct cds_lfht *fail_new_one(const struct fail_new_cfg *c, int flags)
+{
+	return cds_lfht_new(c->init, c->min, c->max, flags, NULL);
+}
+
+/*
+ * (a) cds_lfht_new, failing its k-th allocation for k = 1, 2, ... until a
+ * run completes with no failure: NULL with nothing left allocated, and the
+ * run that completes gives a working table.
+ */
+static void lfht_alloc_fail_new(struct kunit *test)
+{
+	const struct fail_new_cfg *c = test->param_value;
+	const int acct = !!(c->flags & CDS_LFHT_ACCOUNTING);
+	long n, n_plain, live, seen, k, nulls = 0, leaks = 0, silent = 0;
+	bool fired = true, works = false;
+	unsigned char *mark;
+	struct knode *items;
+	struct cds_lfht *ht;
+
+	items = kunit_kcalloc(test, FAIL_NEW_NODES, sizeof(*items), GFP_KERNEL);
+	mark = kunit_kzalloc(test, FAIL_NEW_NODES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, items);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mark);
+	KUNIT_ASSERT_EQ_MSG(test, lfht_fault_live(), 0L,
+			    "lfht.ko memory left by earlier cases");
+
+	/* The allocations of a creation, with and without the counter. */
+	lfht_fault_inject(0);
+	ht = fail_new_one(c, c->flags & ~CDS_LFHT_ACCOUNTING);
+	n_plain = lfht_fault_allocations();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht);
+	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, NULL), 0);
+	lfht_fault_inject(0);
+	ht = fail_new_one(c, c->flags);
+	n = lfht_fault_allocations();
+	live = lfht_fault_live();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht);
+	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, NULL), 0);
+	KUNIT_EXPECT_EQ_MSG(test, live, n, "every allocation is counted live");
+	KUNIT_EXPECT_EQ(test, lfht_fault_live(), 0L);
+	/* The table and its first buckets; more for larger tables. */
+	KUNIT_EXPECT_GE(test, n, 2L + acct);
+	if (c->init >= 4 * c->min && c->init >= 8)
+		KUNIT_EXPECT_GE(test, n, 3L + acct);
+	KUNIT_EXPECT_EQ_MSG(test, n, n_plain + acct,
+			    "the per-CPU counter goes through the hook");
+
+	for (k = 1; fired && k <= FAIL_MAX_K; k++) {
+		lfht_fault_inject(k);
+		ht = fail_new_one(c, c->flags);
+		seen = lfht_fault_allocations();
+		lfht_fault_inject(0);
+		fired = seen >= k;
+		if (ht && fired) {
+			silent++;	/* a failure not reported */
+			KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, NULL), 0);
+		} else if (ht) {
+			works = fail_new_works(ht, items, mark);
+		} else {
+			nulls++;
+			silent += !fired;	/* NULL with no failure */
+			leaks += lfht_fault_live() != 0;
+		}
+	}
+	kunit_info(test, "%ld allocations, each failed in turn: %ld NULL, %ld leaked\n",
+		   n, nulls, leaks);
+	KUNIT_EXPECT_FALSE_MSG(test, fired, "the sweep did not end");
+	KUNIT_EXPECT_EQ(test, nulls, n);
+	KUNIT_EXPECT_EQ(test, k - 1, n + 1);
+	KUNIT_EXPECT_EQ(test, silent, 0L);
+	KUNIT_EXPECT_EQ(test, leaks, 0L);
+	KUNIT_EXPECT_TRUE_MSG(test, works, "the run with no failure works");
+	KUNIT_EXPECT_EQ(test, lfht_fault_live(), 0L);
+}
+
+/* Looks up every item while the sweep resizes; counts the misses. */
+struct fail_reader {
+	struct cds_lfht *ht;
+	struct knode *items;
+	unsigned long n;
+	bool stop;
+	atomic_t failing_seq;	/* odd while a growth of the sweep runs */
+	atomic_long_t passes, passes_in_failure, bad;
+};
+
+static void fail_reader_fn(struct worker *w)
+{
+	struct fail_reader *r = w->ctx;
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	unsigned long i, bad;
+	int seq;
+
+	do {
+		bad = 0;
+		seq = atomic_read(&r->failing_seq);
+		rcu_read_lock();
+		for (i = 0; i < r->n; i++) {
+			unsigned long found = 0;
+
+			cds_lfht_for_each_duplicate(r->ht, hash_of(r->items[i].key),
+						    match, &r->items[i].key,
+						    &iter, node)
+				found += node == &r->items[i].node;
+			bad += found != 1;
+		}
+		rcu_read_unlock();
+		atomic_long_add(bad, &r->bad);
+		atomic_long_inc(&r->passes);
+		if (in_resize(seq, atomic_read(&r->failing_seq)))
+			atomic_long_inc(&r->passes_in_failure);
+		/*
+		 * A pause outside the read side: a reader that is almost
+		 * always inside one makes every grace period of the sweep's
+		 * shrinks wait for the tick (slow under TCG).
+		 */
+		usleep_range(50, 100);
+	} while (!READ_ONCE(r->stop));
+}
+
+struct fail_resize_cfg {
+	unsigned long init, min, target;
+	int flags;
+};
+
+static const struct fail_resize_cfg fail_resize_cfgs[] = {
+	{ 1, 1, 1024, 0 },
+	{ 8, 4, 4096, 0 },
+	{ 16, 16, 256, CDS_LFHT_ACCOUNTING },
+	{ 1, 1, 1UL << 14, CDS_LFHT_ACCOUNTING },
+};
+
+static void fail_resize_desc(const struct fail_resize_cfg *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%lu to %lu, min %lu%s",
+		 c->init, c->target, c->min,
+		 c->flags & CDS_LFHT_ACCOUNTING ? ", accounting" : "");
+}
+
+KUNIT_ARRAY_PARAM(fail_resize, fail_resize_cfgs, fail_resize_desc);
+
+/*
+ * (b) An explicit growth of a table with nodes (duplicates among them),
+ * failing its k-th allocation for k = 1, 2, ... until one completes, with
+ * a reader looking every node up meanwhile.  A failed growth leaves the
+ * table at its old size, every node found once, the count right and no
+ * bucket table more allocated than before; the same growth then succeeds,
+ * and shrinking back allocates nothing, so the hook cannot fail it.
+ */
+static void lfht_alloc_fail_resize(struct kunit *test)
+{
+	const struct fail_resize_cfg *c = test->param_value;
+	const unsigned long n = FAIL_NODES;
+	long allocs, k, live, fired_nr = 0, kept = 0, leaks = 0, correct = 0;
+	long regrown = 0, shrink_allocs = 0, shrunk = 0;
+	struct worker w = { .fn = fail_reader_fn, .cpu = -1 };
+	bool fired = true, done = false;
+	struct fail_reader *r;
+	unsigned char *mark;
+	struct cds_lfht *ht;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	r->items = kunit_kcalloc(test, n, sizeof(*r->items), GFP_KERNEL);
+	mark = kunit_kzalloc(test, n, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->items);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mark);
+	KUNIT_ASSERT_EQ_MSG(test, lfht_fault_live(), 0L,
+			    "lfht.ko memory left by earlier cases");
+	ht = cds_lfht_new(c->init, c->min, 0, c->flags, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht);
+	fail_add(ht, r->items, 0, n, FAIL_KEYS);
+	r->ht = ht;
+	r->n = n;
+	w.ctx = r;
+
+	/* How many allocations the growth makes. */
+	lfht_fault_inject(0);
+	cds_lfht_resize(ht, c->target);
+	allocs = lfht_fault_allocations();
+	KUNIT_EXPECT_EQ(test, lfht_nr_buckets(ht), c->target);
+	KUNIT_EXPECT_GT(test, allocs, 0L);
+	cds_lfht_resize(ht, c->init);
+	KUNIT_EXPECT_EQ(test, lfht_nr_buckets(ht), c->init);
+
+	KUNIT_ASSERT_EQ(test, workers_start(&w, 1), 1U);
+	for (k = 1; fired && k <= FAIL_MAX_K; k++) {
+		live = lfht_fault_live();
+		lfht_fault_inject(k);
+		atomic_inc(&r->failing_seq);
+		cds_lfht_resize(ht, c->target);
+		atomic_inc(&r->failing_seq);
+		fired = lfht_fault_allocations() >= k;
+		lfht_fault_inject(0);
+		if (fired) {
+			fired_nr++;
+			kept += lfht_nr_buckets(ht) == c->init;
+			leaks += lfht_fault_live() != live;
+		} else {
+			done = lfht_nr_buckets(ht) == c->target;
+		}
+		correct += fail_contents_ok(ht, r->items, n, mark);
+		/* Asked again, with no failure, the growth happens. */
+		cds_lfht_resize(ht, c->target);
+		regrown += lfht_nr_buckets(ht) == c->target &&
+			   fail_contents_ok(ht, r->items, n, mark);
+		/* Shrinking, the hook armed: it allocates nothing to fail. */
+		lfht_fault_inject(1);
+		cds_lfht_resize(ht, c->init);
+		shrink_allocs += lfht_fault_allocations();
+		lfht_fault_inject(0);
+		shrunk += lfht_nr_buckets(ht) == c->init &&
+			  fail_contents_ok(ht, r->items, n, mark);
+	}
+	WRITE_ONCE(r->stop, true);
+	workers_wait(&w, 1);
+	k--;	/* runs made */
+	kunit_info(test, "%ld allocations, each failed in turn: %ld kept the old size, %ld leaked; reader: %ld passes (%ld during the growths with a failure armed), %ld misses\n",
+		   allocs, kept, leaks, atomic_long_read(&r->passes),
+		   atomic_long_read(&r->passes_in_failure),
+		   atomic_long_read(&r->bad));
+	KUNIT_EXPECT_FALSE_MSG(test, fired, "the sweep did not end");
+	KUNIT_EXPECT_EQ(test, fired_nr, allocs);
+	KUNIT_EXPECT_EQ(test, k, allocs + 1);
+	KUNIT_EXPECT_EQ_MSG(test, kept, fired_nr, "a failed growth moved the size");
+	KUNIT_EXPECT_TRUE(test, done);
+	KUNIT_EXPECT_EQ(test, leaks, 0L);
+	KUNIT_EXPECT_EQ(test, correct, k);
+	KUNIT_EXPECT_EQ(test, regrown, k);
+	KUNIT_EXPECT_EQ(test, shrink_allocs, 0L);
+	KUNIT_EXPECT_EQ(test, shrunk, k);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&r->bad), 0L);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&r->passes_in_failure), 0L);
+
+	KUNIT_EXPECT_EQ(test, fail_del(ht, r->items, n), 0UL);
+	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, NULL), 0);
+	KUNIT_EXPECT_EQ(test, lfht_fault_live(), 0L);
+}
+
+static const int fail_auto_flags[] = {
+	CDS_LFHT_AUTO_RESIZE, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+};
+
+KUNIT_ARRAY_PARAM(fail_auto, fail_auto_flags, stress_flags_desc);
+
+/*
+ * Growth from one bucket to 1/4 bucket per node at least: one bucket table
+ * per order from 2 (the block holds buckets 0 and 1) to log2(nodes / 4).
+ */
+#define FAIL_AUTO_MIN_ALLOCS	(ilog2(FAIL_AUTO_NODES / 4) - 1)
+
+/*
+ * (b) Automatic growth in the resize worker (on our own workqueue, so that
+ * flushing it waits for every run), failing its k-th allocation for
+ * k = 1, 2, ... until a table grows with no failure: the table stays
+ * correct, grows when more adds ask again, shrinks (accounting) without
+ * allocating, resizes on request, and its destroy frees everything.
+ */
+static void lfht_alloc_fail_auto(struct kunit *test)
+{
+	const int flags = *(const int *)test->param_value;
+	const unsigned long n = FAIL_AUTO_NODES;
+	long k, fired_nr = 0, correct = 0, grew = 0, shrink_allocs = 0;
+	long resized = 0, leaks = 0, bad_del = 0;
+	unsigned long size, least = ~0UL, most = 0;
+	struct workqueue_struct *wq;
+	unsigned char *mark;
+	struct knode *items;
+	struct cds_lfht *ht;
+	bool fired = true;
+
+	items = kunit_kcalloc(test, 2 * n, sizeof(*items), GFP_KERNEL);
+	mark = kunit_kzalloc(test, 2 * n, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, items);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mark);
+	KUNIT_ASSERT_EQ_MSG(test, lfht_fault_live(), 0L,
+			    "lfht.ko memory left by earlier cases");
+	wq = alloc_ordered_workqueue("lfht_kunit_fault", 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, wq);
+
+	for (k = 1; fired && k <= FAIL_MAX_K; k++) {
+		ht = cds_lfht_new(1, 1, 0, flags, wq);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht);
+		lfht_fault_inject(k);
+		fail_add(ht, items, 0, n, 0);
+		flush_workqueue(wq);
+		fired = lfht_fault_allocations() >= k;
+		lfht_fault_inject(0);
+		fired_nr += fired;
+		size = lfht_nr_buckets(ht);
+		least = min(least, size);
+		most = max(most, size);
+		correct += is_power_of_2(size) &&
+			   fail_contents_ok(ht, items, n, mark);
+		/* More adds ask again, and now the worker's growth succeeds. */
+		fail_add(ht, items, n, 2 * n, 0);
+		flush_workqueue(wq);
+		grew += lfht_nr_buckets(ht) >= 2 * n / 4 &&
+			fail_contents_ok(ht, items, 2 * n, mark);
+		/* Deletes (with accounting) shrink it: no allocation. */
+		lfht_fault_inject(1);
+		bad_del += fail_del(ht, items, 2 * n);
+		flush_workqueue(wq);
+		shrink_allocs += lfht_fault_allocations();
+		lfht_fault_inject(0);
+		cds_lfht_resize(ht, 1024);
+		resized += lfht_nr_buckets(ht) == 1024;
+		KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, NULL), 0);
+		leaks += lfht_fault_live() != 0;
+	}
+	destroy_workqueue(wq);
+	k--;	/* runs made */
+	kunit_info(test, "%ld allocations of the worker failed in turn, in %ld runs: %lu to %lu buckets after the failing adds, %ld leaked\n",
+		   fired_nr, k, least, most, leaks);
+	KUNIT_EXPECT_FALSE_MSG(test, fired, "the sweep did not end");
+	KUNIT_EXPECT_GE(test, fired_nr, (long)FAIL_AUTO_MIN_ALLOCS);
+	KUNIT_EXPECT_EQ(test, fired_nr, k - 1);
+	KUNIT_EXPECT_EQ(test, correct, k);
+	KUNIT_EXPECT_EQ_MSG(test, grew, k, "no growth after a failed one");
+	KUNIT_EXPECT_EQ(test, bad_del, 0L);
+	KUNIT_EXPECT_EQ(test, shrink_allocs, 0L);
+	KUNIT_EXPECT_EQ(test, resized, k);
+	KUNIT_EXPECT_EQ(test, leaks, 0L);
+}
+
 static struct kunit_case lfht_kunit_cases[] = {
 	KUNIT_CASE_PARAM(lfht_vector_case, vec_gen_params),
 	KUNIT_CASE(lfht_vector_count),
@@ -1295,13 +1742,23 @@ static struct kunit_case lfht_kunit_cases[] = {
 	KUNIT_CASE(lfht_destroy_with_resize_queued),
 	KUNIT_CASE(lfht_destroy_nonempty),
 	KUNIT_CASE_PARAM(lfht_accounting, acct_flags_gen_params),
+	KUNIT_CASE_PARAM(lfht_alloc_fail_new, fail_new_gen_params),
+	KUNIT_CASE_PARAM(lfht_alloc_fail_resize, fail_resize_gen_params),
+	KUNIT_CASE_PARAM(lfht_alloc_fail_auto, fail_auto_gen_params),
 	{}
 };
+
+/* After every case: the fault hook disarmed, even when an assertion ended it. */
+static void lfht_kunit_exit(struct kunit *test)
+{
+	lfht_fault_inject(0);
+}
 
 static struct kunit_suite lfht_kunit_suite = {
 	.name = "lfht",
 	.suite_init = lfht_kunit_suite_init,
 	.suite_exit = lfht_kunit_suite_exit,
+	.exit = lfht_kunit_exit,
 	.test_cases = lfht_kunit_cases,
 };
 
