@@ -4,6 +4,8 @@
  *
  *   control:       new NAME [init=N] [min=N] [max=N] [auto_resize] [accounting]
  *                  destroy NAME
+ *                  fault N (a test hook: the core's N-th allocation from
+ *                  now fails; 0 fails none)
  *   NAME/control:  add KEY VALUE, add_unique KEY VALUE, add_replace KEY VALUE,
  *                  replace KEY VALUE, del KEY, lookup KEY (each with an
  *                  optional hash=H), resize N, clear
@@ -24,6 +26,7 @@ struct token {
 static const char *const op_names[] = {
 	[LFHT_CMD_NEW] = "new",
 	[LFHT_CMD_DESTROY] = "destroy",
+	[LFHT_CMD_FAULT] = "fault",
 	[LFHT_CMD_ADD] = "add",
 	[LFHT_CMD_ADD_UNIQUE] = "add_unique",
 	[LFHT_CMD_ADD_REPLACE] = "add_replace",
@@ -244,6 +247,13 @@ int lfht_cmd_parse(const char *line, size_t len, enum lfht_cmd_file file,
 		return -EINVAL;
 	if (file == LFHT_CMD_TABLE)
 		return parse_table_cmd(tok, n, cmd);
+	if (tok_is(&tok[0], "fault")) {
+		cmd->op = LFHT_CMD_FAULT;
+		if (n != 2 || parse_ulong(&tok[1], &cmd->nth) ||
+		    cmd->nth > LFHT_CMD_FAULT_MAX)
+			return -EINVAL;
+		return 0;
+	}
 	if (n < 2 || parse_name(&tok[1], cmd->name))
 		return -EINVAL;
 	if (tok_is(&tok[0], "destroy")) {

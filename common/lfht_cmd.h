@@ -16,6 +16,7 @@ enum lfht_cmd_op {
 	/* in /sys/kernel/debug/lfht/control */
 	LFHT_CMD_NEW,
 	LFHT_CMD_DESTROY,
+	LFHT_CMD_FAULT,
 	/* in /sys/kernel/debug/lfht/NAME/control */
 	LFHT_CMD_ADD,
 	LFHT_CMD_ADD_UNIQUE,
@@ -42,7 +43,11 @@ struct lfht_cmd {
 	char name[LFHT_CMD_NAME_MAX + 1];	/* new, destroy */
 	unsigned long init, min, max;	/* new; defaults 1, 1, 0 */
 	int flags;			/* new: CDS_LFHT_* */
+	unsigned long nth;		/* fault: at most LFHT_CMD_FAULT_MAX */
 };
+
+/* Largest N of "fault N": lfht.ko's hook counts in a long. */
+#define LFHT_CMD_FAULT_MAX	(~0UL >> 1)
 
 /* Parse one line (no newline needed); returns 0 or -EINVAL. */
 int lfht_cmd_parse(const char *line, size_t len, enum lfht_cmd_file file,

@@ -3,7 +3,9 @@
  * debugfs interface of lfht.ko, under /sys/kernel/debug/lfht/:
  *
  *   control        write "new NAME [init=N] [min=N] [max=N] [auto_resize]
- *                  [accounting]" or "destroy NAME"
+ *                  [accounting]", "destroy NAME", or "fault N" (the test
+ *                  hook lfht_fault_inject(): the N-th allocation from now
+ *                  fails; 0 fails none)
  *   vectors        read: runs every embedded test vector, prints TAP
  *   bench          lfht against rhashtable (lfht_bench.c)
  *   NAME/control   write "add K V", "add_unique K V", "add_replace K V",
@@ -353,6 +355,13 @@ static int destroy_table(const struct lfht_cmd *cmd)
 	return 0;
 }
 
+/* "fault N": from the shell, what the KUnit suite does with the hook. */
+static int arm_fault(const struct lfht_cmd *cmd)
+{
+	lfht_fault_inject((long)cmd->nth);
+	return 0;
+}
+
 /* -- Writes --------------------------------------------------------------- */
 
 static void log_rejected(const char *where, const char *line, size_t len,
@@ -410,7 +419,8 @@ static ssize_t run_write(const char __user *ubuf, size_t len,
 		} else {
 			mutex_lock(&tables_lock);
 			err = cmd.op == LFHT_CMD_NEW ? create_table(&cmd) :
-						       destroy_table(&cmd);
+			      cmd.op == LFHT_CMD_DESTROY ? destroy_table(&cmd) :
+			      arm_fault(&cmd);
 			mutex_unlock(&tables_lock);
 		}
 		if (err) {

@@ -16,7 +16,7 @@ static int same(const struct lfht_cmd *a, const struct lfht_cmd *b)
 	       a->has_hash == b->has_hash && (!a->has_hash || a->hash == b->hash) &&
 	       a->size == b->size && !strcmp(a->name, b->name) &&
 	       a->init == b->init && a->min == b->min && a->max == b->max &&
-	       a->flags == b->flags;
+	       a->flags == b->flags && a->nth == b->nth;
 }
 
 static int valid_name(const char *name)
@@ -45,6 +45,8 @@ static int print_cmd(const struct lfht_cmd *c, char *buf, size_t len)
 				c->flags & CDS_LFHT_ACCOUNTING ? "\taccounting" : "");
 	case LFHT_CMD_DESTROY:
 		return snprintf(buf, len, "destroy %s", c->name);
+	case LFHT_CMD_FAULT:
+		return snprintf(buf, len, "fault 0x%lx", c->nth);
 	case LFHT_CMD_RESIZE:
 		return snprintf(buf, len, "resize %lu", c->size);
 	case LFHT_CMD_CLEAR:
@@ -71,9 +73,13 @@ static void check_line(const char *line, size_t n, enum lfht_cmd_file file)
 	if (lfht_cmd_parse(line, n, file, &cmd))
 		return;
 	if (file == LFHT_CMD_TOP) {
-		if ((cmd.op != LFHT_CMD_NEW && cmd.op != LFHT_CMD_DESTROY) ||
-		    !valid_name(cmd.name))
+		if (cmd.op == LFHT_CMD_FAULT) {
+			if (cmd.nth > LFHT_CMD_FAULT_MAX || cmd.name[0])
+				abort();
+		} else if ((cmd.op != LFHT_CMD_NEW && cmd.op != LFHT_CMD_DESTROY) ||
+			   !valid_name(cmd.name)) {
 			abort();
+		}
 	} else if (cmd.op < LFHT_CMD_ADD || cmd.op > LFHT_CMD_CLEAR ||
 		   (cmd.op == LFHT_CMD_RESIZE && !cmd.size)) {
 		abort();

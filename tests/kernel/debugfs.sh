@@ -89,6 +89,31 @@ expect "t2 starts with 8 buckets" "buckets 8" "$(grep '^buckets' $D/t2/stats)"
 good "destroy t2" $D/control 'destroy t2'
 check "t2 is gone" test ! -e $D/t2
 
+# -- control: fault, the allocation-failure hook -----------------------------
+good "fault 1" $D/control 'fault 1'
+expect "new with its first allocation failing is ENOMEM" ENOMEM "$(wr $D/control 'new f1 init=64')"
+check "no table made by the failed new" test ! -e $D/f1
+good "new f1 init=64, the hook spent" $D/control 'new f1 init=64'
+i=0
+while [ $i -lt 40 ]; do echo "add $i $i"; i=$((i + 1)); done > /tmp/fadds
+$W -f $D/f1/control /tmp/fadds >/dev/null
+# 64 to 1024 buckets allocates a table per order, 4; the 5th is not reached.
+for k in 1 2 3 4; do
+	good "fault $k" $D/control "fault $k"
+	good "resize 1024 with its allocation $k failing" $D/f1/control 'resize 1024'
+	expect "... leaves 64 buckets and 40 entries" "buckets 64 40" \
+		"$(grep '^buckets' $D/f1/stats) $(wc -l < $D/f1/entries | tr -d ' ')"
+done
+good "fault 5" $D/control 'fault 5'
+good "resize 1024, the 5th allocation never made" $D/f1/control 'resize 1024'
+expect "... grows to 1024 buckets with 40 entries" "buckets 1024 40" \
+	"$(grep '^buckets' $D/f1/stats) $(wc -l < $D/f1/entries | tr -d ' ')"
+good "fault 0 disarms it" $D/control 'fault 0'
+for bad in 'fault' 'fault x' 'fault -1' 'fault 1 2' 'fault 9223372036854775808'; do
+	expect "control: '$bad' is EINVAL" EINVAL "$(wr $D/control "$bad")"
+done
+good "destroy f1" $D/control 'destroy f1'
+
 # -- NAME/control: every command ---------------------------------------------
 T=$D/t1/control
 good "add 1 10" $T 'add 1 10'
