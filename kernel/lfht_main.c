@@ -165,9 +165,10 @@ void lfht_env_table_fini(struct lfht_env_table *env)
 
 /**
  * cds_lfht_new - create a hash table
- * @init_size: initial number of buckets, a power of two
+ * @init_size: initial number of buckets, a power of two; automatic
+ *	shrinking (%CDS_LFHT_ACCOUNTING) stops there
  * @min_nr_alloc_buckets: buckets that stay allocated, a power of two not
- *	above @init_size; the smallest size a resize goes to
+ *	above @init_size; the smallest size cds_lfht_resize() goes to
  * @max_nr_buckets: the largest size, a power of two not below @init_size,
  *	or 0 for no limit
  * @flags: %CDS_LFHT_AUTO_RESIZE and/or %CDS_LFHT_ACCOUNTING

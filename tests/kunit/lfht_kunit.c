@@ -32,6 +32,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "lfht.h"
+#include "lfht_inline.h"
 #include "lfht_kernel.h"
 #include "lfht_vector.h"
 
@@ -293,6 +294,76 @@ static unsigned long drain(struct cds_lfht *ht)
 	}
 	rcu_read_unlock();
 	return nr;
+}
+
+/* ------------------------------------------------------------------------
+ * cds_lfht_lookup_inline() (kernel/lfht_inline.h) against cds_lfht_lookup():
+ * the same node and the same duplicates for every key, present or not, at
+ * several sizes, with duplicate keys (some copies deleted again) and
+ * distinct keys sharing one hash (the path where match() fails).
+ */
+
+#define INLINE_KEYS	512
+
+/* Keys from INLINE_KEYS / 2 up share eight hashes. */
+static unsigned long inline_hash(unsigned long key)
+{
+	return hash_of(key < INLINE_KEYS / 2 ? key : key % 8);
+}
+
+static void lfht_lookup_inline_same(struct kunit *test)
+{
+	static const unsigned long sizes[] = { 1, 16, 1024 };
+	unsigned long key, found = 0, dups = 0, bad = 0;
+	struct cds_lfht_iter a, b;
+	struct cds_lfht *ht;
+	struct knode *n;
+	unsigned int i;
+
+	ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht);
+	for (key = 0; key < INLINE_KEYS; key++) {
+		for (i = 0; i < (key % 7 ? 1 : 2) + (key % 5 ? 0 : 1); i++) {
+			n = knode_new(key, i);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, n);
+			rcu_read_lock();
+			cds_lfht_add(ht, inline_hash(key), &n->node);
+			/* Keys divisible by 5 have one copy removed again. */
+			if (i == 1 && !(key % 5) &&
+			    !cds_lfht_del(ht, &n->node))
+				kfree_rcu(n, rcu);
+			rcu_read_unlock();
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		cds_lfht_resize(ht, sizes[i]);
+		rcu_read_lock();
+		for (key = 0; key < 2 * INLINE_KEYS; key++) {
+			cds_lfht_lookup(ht, inline_hash(key), match, &key, &a);
+			cds_lfht_lookup_inline(ht, inline_hash(key), match, &key,
+					       &b);
+			found += a.node != NULL;
+			while (a.node || b.node) {
+				if (a.node != b.node) {
+					bad++;
+					break;
+				}
+				dups++;
+				cds_lfht_next_duplicate(ht, match, &key, &a);
+				cds_lfht_next_duplicate(ht, match, &key, &b);
+			}
+		}
+		rcu_read_unlock();
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	/* Every present key at each of the three sizes. */
+	KUNIT_EXPECT_EQ(test, found, ARRAY_SIZE(sizes) * INLINE_KEYS);
+	KUNIT_EXPECT_GT(test, dups, found);
+	kunit_info(test, "%lu lookups, %lu found, %lu nodes compared\n",
+		   ARRAY_SIZE(sizes) * 2 * INLINE_KEYS, found, dups);
+	drain(ht);
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, cds_lfht_destroy(ht, NULL), 0);
 }
 
 /* Nodes in a traversal, and the table's own three figures. */
@@ -1738,6 +1809,7 @@ static struct kunit_case lfht_kunit_cases[] = {
 	KUNIT_CASE(lfht_vector_count),
 	KUNIT_CASE_PARAM(lfht_stress_guarantees, stress_flags_gen_params),
 	KUNIT_CASE(lfht_growth),
+	KUNIT_CASE(lfht_lookup_inline_same),
 	KUNIT_CASE(lfht_add_unique_race),
 	KUNIT_CASE(lfht_destroy_with_resize_queued),
 	KUNIT_CASE(lfht_destroy_nonempty),
