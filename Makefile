@@ -1,6 +1,7 @@
 # lfht: RCU-protected lock-free resizable hash table (user-space library).
 #   make            liblfht.a, liblfht.so, lfht.pc, lfht-compat.pc
 #   make check      every test; ends with "N passed, N failed"
+#   make check-full make check plus tests/shell-full (the KCSAN kernel)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (10)
 #   make soak       soak every flavor, SOAK_SECONDS (60) per run
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -54,6 +55,11 @@ install: all
 
 check:
 	tools/check.sh
+
+# make check plus the slow tests of tests/shell-full/ (KUnit and debugfs on
+# the KCSAN kernel, tools/qemu/kcsan.config); same "N passed, N failed".
+check-full:
+	LFHT_CHECK_FULL=1 tools/check.sh
 
 # Build, run the README's example, then every test vector (memb flavor),
 # then boot lfht.ko under QEMU and show a debugfs session.
@@ -153,5 +159,5 @@ bench: all
 clean:
 	rm -rf build build-*
 
-.PHONY: all install check demo bench clean kbuild kernel kernel-clean kunit \
+.PHONY: all install check check-full demo bench clean kbuild kernel kernel-clean kunit \
 	fuzz fuzz-build fuzz-targets soak

@@ -2,6 +2,8 @@
 # make check: build with gcc and clang, run every user-space test as TAP
 # under prove (vectors, API tests, stress tests, for every RCU flavor; the
 # sanitizer build; valgrind), and end with "N passed, N failed".
+# LFHT_CHECK_FULL=1 (make check-full): also tests/shell-full/*.t, the slow
+# ones (the KCSAN kernel's KUnit and debugfs runs).
 set -u
 cd "$(dirname "$0")/.."
 export LFHT_ROOT="$PWD"
@@ -74,6 +76,11 @@ done
 for t in tests/shell/*.t; do
 	[ -e "$t" ] && cp "$t" "$T/"
 done
+if [ "${LFHT_CHECK_FULL:-0}" = 1 ]; then
+	for t in tests/shell-full/*.t; do
+		[ -e "$t" ] && cp "$t" "$T/"
+	done
+fi
 
 # Fuzzing (issue 5): each libFuzzer target for FUZZ_SECONDS, one TAP line each.
 FUZZ_SECONDS=${FUZZ_SECONDS:-10}

@@ -8,7 +8,8 @@ if [ -n "${LFHT_SKIP_KUNIT:-}" ]; then
 	echo "1..0 # SKIP LFHT_SKIP_KUNIT is set"
 	exit 0
 fi
-# LFHT_KVARIANT=kasan: the same on the KASAN kernel (tests/shell/kunit-kasan.t).
+# LFHT_KVARIANT=kasan|kcsan: the same on that debug kernel
+# (tests/shell/kunit-kasan.t, tests/shell-full/kunit-kcsan.t).
 out=build/kunit-t${LFHT_KVARIANT:+-$LFHT_KVARIANT}
 mkdir -p "$out"
 make -s kunit B="$out" >"$out/make.log" 2>&1
@@ -53,5 +54,8 @@ END {
 # The suite's own diagnostics (counts of what each test exercised).
 [ -f "$out/kunit/console.log" ] &&
 	sed -n 's/^\[ *[0-9.]*\] *\(# lfht_.*\)/\1/p' "$out/kunit/console.log"
+# KCSAN reports of the kernel's own code (see tools/qemu/check-log.sh).
+[ -f "$out/kunit/run.log" ] &&
+	grep '^check-log: accepted' "$out/kunit/run.log" | sed 's/^/# /'
 [ "$rc" = 0 ] || sed 's/^/# /' "$out/make.log" | tail -40
 exit 0
