@@ -781,6 +781,21 @@ struct grow {
 	unsigned long sizes_seen;	/* OR of the sizes lookups ran at */
 };
 
+/*
+ * Every 256 adds, wait (10 ms at most) until the reader has looked up
+ * something: on a loaded host the two writers could otherwise fill the
+ * table before the reader first runs, and it would see only one size.
+ */
+static void let_reader_run(struct grow *g)
+{
+	long seen = atomic_long_read(&g->lookups);
+	unsigned long until = jiffies + msecs_to_jiffies(10);
+
+	while (atomic_long_read(&g->lookups) == seen &&
+	       time_before(jiffies, until))
+		usleep_range(50, 100);
+}
+
 /* Writers insert disjoint halves, the even and the odd keys. */
 static void grow_writer(struct worker *w)
 {
@@ -794,7 +809,7 @@ static void grow_writer(struct worker *w)
 		/* Pairs with the reader's acquire: linked, then published. */
 		smp_store_release(&g->published[half], i + 2);
 		if (!(i & 255))
-			cond_resched();
+			let_reader_run(g);
 	}
 }
 
