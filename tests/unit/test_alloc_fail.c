@@ -211,7 +211,7 @@ static double now(void)
 /* 3. Automatic growth failing in the worker, each allocation in turn. */
 static void sweep_auto(int flags)
 {
-	const unsigned long n = 512;	/* allocs below is log2(n / 4) */
+	const unsigned long n = 512;	/* allocs below is log2(n / 4) - 1 */
 	struct item *items = calloc(2 * n, sizeof(*items));
 	long k, allocs, fired = 0, correct = 0, grew = 0;
 	struct cds_lfht *ht;
@@ -221,11 +221,12 @@ static void sweep_auto(int flags)
 	/*
 	 * Distinct keys: growth follows chains of distinct hashes, which
 	 * duplicates do not lengthen.  Growing from 1 to n / 4 buckets
-	 * allocates one bucket table per doubling, whatever steps the worker
+	 * allocates one bucket table per doubling but the first (bucket 1
+	 * lives in the first block with bucket 0), whatever steps the worker
 	 * takes (how far past n / 4 it goes depends on timing): those are
 	 * the allocations failed in turn below.
 	 */
-	allocs = 7;	/* log2(n / 4) */
+	allocs = 6;	/* log2(n / 4) - 1 */
 	ht = cds_lfht_new(1, 1, 0, flags, NULL);
 	lfht_fault_inject(0);
 	add_items(ht, items, 0, n, ~0UL);
