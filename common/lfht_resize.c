@@ -2,9 +2,9 @@
 /*
  * Bucket tables and resizing.
  *
- * Buckets of order o (indexes [2^(o-1), 2^o), order 0 is bucket 0) live in
- * their own table, allocated when the size first reaches 2^o and freed a
- * grace period after it drops below.  The first min_size buckets, and
+ * Buckets of order o (indexes [2^(o-1), 2^o); bucket 0 goes with order 1)
+ * live in their own table, allocated when the size first reaches 2^o and
+ * freed a grace period after it drops below.  The first min_size buckets, and
  * buckets 0 and 1 in any case, share one block that lives as long as the
  * table.
  *
