@@ -179,10 +179,16 @@ static inline void lfht_env_blocking_end(struct lfht_env_table *env, int token)
 {
 }
 
-static inline void lfht_env_check_reader(struct lfht_env_table *env)
+/* With PROVE_RCU: warn when a read-side call is not under rcu_read_lock(). */
+static inline void lfht_check_rcu_reader(void)
 {
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(),
 			 "cds_lfht call outside rcu_read_lock()");
+}
+
+static inline void lfht_env_check_reader(struct lfht_env_table *env)
+{
+	lfht_check_rcu_reader();
 }
 
 #endif /* LFHT_ENV_KERNEL_H */

@@ -29,8 +29,7 @@ static __always_inline void cds_lfht_lookup_inline(struct cds_lfht *ht,
 						   const void *key,
 						   struct cds_lfht_iter *iter)
 {
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(),
-			 "cds_lfht call outside rcu_read_lock()");
+	lfht_check_rcu_reader();
 	/* struct lfht_index is the first member of struct cds_lfht. */
 	lfht_index_lookup((const struct lfht_index *)ht, hash, match, key, iter);
 }
