@@ -7,8 +7,11 @@
  *   cat bench        runs every workload, prints one line per comparison:
  *                    RATIO <workload> <keys> <threads> lfht/rhashtable <r>
  *
- * r is the median over the rounds of lfht's throughput over rhashtable's,
- * the two run alternately; higher is better for lfht.  Workloads:
+ * r is the median over the rounds of lfht's throughput over rhashtable's;
+ * higher is better for lfht.  In a round of a timed workload both tables
+ * are loaded and run alternately in 10 slices of ms / 10 each (under TCG
+ * the host's speed drifts by 1.5x between rounds); insert and delete run
+ * one table after the other.  Workloads:
  * lookup_hit, lookup_miss, insert (into a table grown from one bucket),
  * delete, mix90 and mix50 (lookup/insert/delete 90/5/5 and 50/25/25 on a
  * table kept half full).  Under emulation only the ratios mean anything.
@@ -33,6 +36,8 @@
 #define BENCH_MAX_THREADS	16
 #define BENCH_MAX_ROUNDS	15
 #define BENCH_OUT_MAX		(64 * 1024)
+/* A round of a timed workload: this many slices per table, alternating. */
+#define BENCH_SLICES		10
 
 struct bench_params {
 	unsigned long keys, threads, ms, rounds;
@@ -43,23 +48,23 @@ static struct bench_params params = {
 };
 static DEFINE_MUTEX(bench_lock);	/* params and one run at a time */
 
-/* One object type per table, the same size, in one array per run. */
-struct lf_obj {
-	struct cds_lfht_node node;
+/*
+ * One object for both tables, in one array per round that both use: the
+ * same memory (the same pages and cache lines under the same keys) for
+ * each, so that where the array lands, which moves a TCG guest's speed by
+ * up to 1.5x, is no difference between them.
+ */
+struct bench_obj {
+	struct cds_lfht_node lf;
+	struct rhash_head rh;
 	u64 key;
-	bool present;
-};
-
-struct rh_obj {
-	struct rhash_head node;
-	u64 key;
-	bool present;
+	bool present[2];	/* in lfht's table, in rhashtable's */
 };
 
 static const struct rhashtable_params rh_params = {
 	.key_len = sizeof(u64),
-	.key_offset = offsetof(struct rh_obj, key),
-	.head_offset = offsetof(struct rh_obj, node),
+	.key_offset = offsetof(struct bench_obj, key),
+	.head_offset = offsetof(struct bench_obj, rh),
 	.automatic_shrinking = true,
 };
 
@@ -82,12 +87,14 @@ struct bench_run {
 	u32 seed;
 	struct cds_lfht *lf;
 	struct rhashtable rht;
-	struct lf_obj *lf_objs;		/* 2 * keys: [0, keys) start present */
-	struct rh_obj *rh_objs;
+	struct bench_obj *objs;		/* 2 * keys: [0, keys) start present */
 	atomic_t ready;
 	struct completion go, done;
 	atomic_t running;
 	atomic64_t ops;
+	/* Each thread's random state and place in its objects, kept across slices. */
+	u32 rnd[BENCH_MAX_THREADS];
+	unsigned long pos[BENCH_MAX_THREADS];
 };
 
 static u32 key_hash(const struct bench_run *r, u64 key)
@@ -97,7 +104,7 @@ static u32 key_hash(const struct bench_run *r, u64 key)
 
 static int lf_match(struct cds_lfht_node *node, const void *key)
 {
-	return container_of(node, struct lf_obj, node)->key == *(const u64 *)key;
+	return container_of(node, struct bench_obj, lf)->key == *(const u64 *)key;
 }
 
 static u32 xorshift(u32 *s)
@@ -126,49 +133,44 @@ static bool op_lookup(struct bench_run *r, u64 key)
 
 static void op_insert(struct bench_run *r, unsigned long i)
 {
+	struct bench_obj *o = &r->objs[i];
+
+	o->present[r->rh] = true;
 	if (r->rh) {
-		WARN_ON_ONCE(rhashtable_insert_fast(&r->rht, &r->rh_objs[i].node,
-						    rh_params));
-		r->rh_objs[i].present = true;
+		WARN_ON_ONCE(rhashtable_insert_fast(&r->rht, &o->rh, rh_params));
 		return;
 	}
 	rcu_read_lock();
-	WARN_ON_ONCE(cds_lfht_add_unique(r->lf, key_hash(r, r->lf_objs[i].key),
-					 lf_match, &r->lf_objs[i].key,
-					 &r->lf_objs[i].node) !=
-		     &r->lf_objs[i].node);
+	WARN_ON_ONCE(cds_lfht_add_unique(r->lf, key_hash(r, o->key), lf_match,
+					 &o->key, &o->lf) != &o->lf);
 	rcu_read_unlock();
-	r->lf_objs[i].present = true;
 }
 
 /* Both look the object up first, as a caller holding only a key would. */
 static void op_delete(struct bench_run *r, unsigned long i)
 {
 	struct cds_lfht_iter iter;
-	struct rh_obj *o;
-	u64 key;
+	struct bench_obj *o;
+	u64 key = r->objs[i].key;
 
+	r->objs[i].present[r->rh] = false;
 	if (r->rh) {
-		key = r->rh_objs[i].key;
 		rcu_read_lock();
 		o = rhashtable_lookup(&r->rht, &key, rh_params);
-		WARN_ON_ONCE(!o || rhashtable_remove_fast(&r->rht, &o->node,
+		WARN_ON_ONCE(!o || rhashtable_remove_fast(&r->rht, &o->rh,
 							  rh_params));
 		rcu_read_unlock();
-		r->rh_objs[i].present = false;
 		return;
 	}
-	key = r->lf_objs[i].key;
 	rcu_read_lock();
 	cds_lfht_lookup_inline(r->lf, key_hash(r, key), lf_match, &key, &iter);
 	WARN_ON_ONCE(cds_lfht_del(r->lf, cds_lfht_iter_get_node(&iter)));
 	rcu_read_unlock();
-	r->lf_objs[i].present = false;
 }
 
 static bool present(struct bench_run *r, unsigned long i)
 {
-	return r->rh ? r->rh_objs[i].present : r->lf_objs[i].present;
+	return r->objs[i].present[r->rh];
 }
 
 /* -- Threads -------------------------------------------------------------- */
@@ -182,6 +184,9 @@ struct bench_thread {
  * Thread @id owns objects id, id + threads, ...: only it inserts or deletes
  * them, so the workloads never fail an insert or a delete.  Timed runs
  * check the clock every 64 operations; insert and delete run a fixed count.
+ * Every 64 operations a thread lets others run: with a thread bound to
+ * each CPU and no preemption, the tables' resize work would wait for the
+ * end of the run (lfht inserted 65536 keys into one bucket at 10000/s).
  * Keys 2 * keys and up are never present (lookup_miss).
  */
 static int bench_thread(void *arg)
@@ -189,20 +194,26 @@ static int bench_thread(void *arg)
 	struct bench_thread *t = arg;
 	struct bench_run *r = t->r;
 	unsigned long n = 2 * r->keys, step = r->threads, i, done = 0;
-	unsigned long j = 0, mine = n / step;	/* own objects id + j * step */
-	u32 rnd = r->seed ^ (u32)(t->id * 2654435761u) ^ 1;
+	unsigned long j = r->pos[t->id], mine = n / step;	/* own: id + j * step */
+	u32 rnd = r->rnd[t->id];
 	unsigned int p;
 
 	atomic_inc(&r->ready);
 	wait_for_completion(&r->go);
 	switch (r->w) {
 	case INSERT:		/* objects [keys, 2 keys) */
-		for (i = r->keys + t->id; i < n; i += step, done++)
+		for (i = r->keys + t->id; i < n; i += step, done++) {
 			op_insert(r, i);
+			if (!(done & 63))
+				cond_resched();
+		}
 		break;
 	case DELETE:		/* objects [0, keys) */
-		for (i = t->id; i < r->keys; i += step, done++)
+		for (i = t->id; i < r->keys; i += step, done++) {
 			op_delete(r, i);
+			if (!(done & 63))
+				cond_resched();
+		}
 		break;
 	default:
 		while (ktime_get_ns() < r->deadline_ns) {
@@ -232,9 +243,12 @@ static int bench_thread(void *arg)
 					op_delete(r, i);
 				}
 			}
+			cond_resched();
 		}
 		break;
 	}
+	r->rnd[t->id] = rnd;
+	r->pos[t->id] = j;
 	atomic64_add(done, &r->ops);
 	if (atomic_dec_and_test(&r->running))
 		complete(&r->done);
@@ -245,8 +259,8 @@ static int bench_thread(void *arg)
 
 static int setup_tables(struct bench_run *r)
 {
-	unsigned long i, n = 2 * r->keys;
 	struct rhashtable_params p = rh_params;
+	unsigned long i;
 
 	if (r->rh) {
 		/* Growth from small for insert, pre-sized for the others. */
@@ -254,22 +268,12 @@ static int setup_tables(struct bench_run *r)
 		if (rhashtable_init(&r->rht, &p))
 			return -ENOMEM;
 		r->rh_ready = true;
-		r->rh_objs = vzalloc(n * sizeof(*r->rh_objs));
-		if (!r->rh_objs)
-			return -ENOMEM;
-		for (i = 0; i < n; i++)
-			r->rh_objs[i].key = i;
 	} else {
 		r->lf = cds_lfht_new(r->w == INSERT ? 1 :
 				     lfht_roundup_pow2(r->keys), 1, 0,
 				     CDS_LFHT_AUTO_RESIZE, NULL);
 		if (!r->lf)
 			return -ENOMEM;
-		r->lf_objs = vzalloc(n * sizeof(*r->lf_objs));
-		if (!r->lf_objs)
-			return -ENOMEM;
-		for (i = 0; i < n; i++)
-			r->lf_objs[i].key = i;
 	}
 	for (i = 0; r->w != INSERT && i < r->keys; i++) {
 		op_insert(r, i);
@@ -289,7 +293,7 @@ static void teardown_tables(struct bench_run *r)
 			rhashtable_destroy(&r->rht);
 	} else if (r->lf) {
 		for (i = 0; i < n; i++) {
-			if (r->lf_objs[i].present)
+			if (r->objs[i].present[0])
 				op_delete(r, i);
 			if (!(i & 1023))
 				cond_resched();
@@ -298,59 +302,163 @@ static void teardown_tables(struct bench_run *r)
 	}
 	/* No lookup that could still reach an object has not ended. */
 	synchronize_rcu();
-	vfree(r->rh_objs);
-	vfree(r->lf_objs);
 }
 
-/* Operations per second of one workload on one table, or 0 on failure. */
-static u64 measure(bool rh, enum workload w, const struct bench_params *bp)
+/* One table on @objs, loaded for workload @w, or NULL. */
+static struct bench_run *run_new(bool rh, enum workload w,
+				 const struct bench_params *bp,
+				 struct bench_obj *objs)
 {
-	struct bench_thread th[BENCH_MAX_THREADS];
 	struct bench_run *r = kzalloc(sizeof(*r), GFP_KERNEL);
-	u64 start = 0, ns, rate = 0;
 	unsigned long i;
-	int started = 0;
 
 	if (!r)
-		return 0;
+		return NULL;
 	r->rh = rh;
 	r->w = w;
 	r->keys = bp->keys;
 	r->threads = bp->threads;
+	r->objs = objs;
 	r->seed = get_random_u32();
+	for (i = 0; i < BENCH_MAX_THREADS; i++)
+		r->rnd[i] = r->seed ^ (u32)(i * 2654435761u) ^ 1;
 	init_completion(&r->go);
 	init_completion(&r->done);
+	if (setup_tables(r)) {
+		teardown_tables(r);
+		kfree(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void run_free(struct bench_run *r)
+{
+	if (r) {
+		teardown_tables(r);
+		kfree(r);
+	}
+}
+
+/*
+ * Run the threads on @r once: for @ms milliseconds (timed workloads) or
+ * through their fixed count.  Adds the operations and the nanoseconds
+ * taken to @ops and @ns; false if a thread could not be started.
+ */
+static bool run_threads(struct bench_run *r, unsigned long ms, u64 *ops,
+			u64 *ns)
+{
+	struct bench_thread th[BENCH_MAX_THREADS];
+	struct task_struct *task;
+	u64 start = 0;
+	unsigned long i;
+	int started = 0;
+
+	atomic_set(&r->ready, 0);
+	atomic64_set(&r->ops, 0);
+	reinit_completion(&r->go);
+	reinit_completion(&r->done);
 	/* One count for this function, one per thread started. */
 	atomic_set(&r->running, 1);
-	if (setup_tables(r))
-		goto out;
-	for (i = 0; i < bp->threads; i++) {
+	for (i = 0; i < r->threads; i++) {
 		th[i].r = r;
 		th[i].id = i;
 		atomic_inc(&r->running);
-		if (IS_ERR(kthread_run(bench_thread, &th[i], "lfht-bench/%lu", i))) {
+		task = kthread_create(bench_thread, &th[i], "lfht-bench/%lu", i);
+		if (IS_ERR(task)) {
 			atomic_dec(&r->running);
 			goto stop;
 		}
+		/* Thread i always on CPU i: each slice finds the same CPU. */
+		kthread_bind(task, cpumask_local_spread(i, NUMA_NO_NODE));
+		wake_up_process(task);
 		started++;
 	}
 	while (atomic_read(&r->ready) < started)
 		usleep_range(100, 200);
 	start = ktime_get_ns();
 	/* Read by the threads only after complete_all() below. */
-	r->deadline_ns = start + bp->ms * NSEC_PER_MSEC;
+	r->deadline_ns = start + ms * NSEC_PER_MSEC;
 stop:
 	complete_all(&r->go);
 	if (!atomic_dec_and_test(&r->running))
 		wait_for_completion(&r->done);
-	ns = ktime_get_ns() - start;
-	if (started == bp->threads)
-		rate = div64_u64(atomic64_read(&r->ops) * NSEC_PER_SEC,
-				 ns ? ns : 1);
-out:
-	teardown_tables(r);
-	kfree(r);
-	return rate;
+	*ns += ktime_get_ns() - start;
+	*ops += atomic64_read(&r->ops);
+	return started == r->threads;
+}
+
+static u64 rate_of(u64 ops, u64 ns)
+{
+	return div64_u64(ops * NSEC_PER_SEC, ns ? ns : 1);
+}
+
+/* Insert and delete: one table at a time, @rh_first or lfht first. */
+static void round_fixed(enum workload w, const struct bench_params *bp,
+			struct bench_obj *objs, bool rh_first, u64 rate[2])
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		bool rh = rh_first ^ i;
+		struct bench_run *r = run_new(rh, w, bp, objs);
+		u64 ops = 0, ns = 0;
+
+		rate[rh] = r && run_threads(r, 0, &ops, &ns) ? rate_of(ops, ns) : 0;
+		run_free(r);
+	}
+}
+
+/*
+ * Timed workloads: both tables loaded at once, then BENCH_SLICES slices of
+ * ms / BENCH_SLICES each, alternating the tables (and which goes first),
+ * so that a change in the host's speed during the round reaches both.
+ */
+static void round_timed(enum workload w, const struct bench_params *bp,
+			struct bench_obj *objs, bool rh_first, u64 rate[2])
+{
+	unsigned long slices = min_t(unsigned long, BENCH_SLICES, bp->ms);
+	struct bench_run *r[2];
+	u64 ops[2] = { 0, 0 }, ns[2] = { 0, 0 };
+	unsigned long s;
+	unsigned int i;
+	bool ok;
+
+	r[rh_first] = run_new(rh_first, w, bp, objs);
+	r[!rh_first] = run_new(!rh_first, w, bp, objs);
+	ok = r[0] && r[1];
+	for (s = 0; ok && s < slices; s++) {
+		for (i = 0; ok && i < 2; i++) {
+			bool rh = rh_first ^ (s & 1) ^ i;
+
+			ok = run_threads(r[rh], bp->ms / slices, &ops[rh], &ns[rh]);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		rate[i] = ok ? rate_of(ops[i], ns[i]) : 0;
+		run_free(r[i]);
+	}
+}
+
+/* One round of workload @w: rate[0] is lfht's, rate[1] rhashtable's. */
+static void bench_round(enum workload w, const struct bench_params *bp,
+			bool rh_first, u64 rate[2])
+{
+	unsigned long i, n = 2 * bp->keys;
+	struct bench_obj *objs = vzalloc(n * sizeof(*objs));
+
+	rate[0] = 0;
+	rate[1] = 0;
+	if (!objs)
+		return;
+	for (i = 0; i < n; i++)
+		objs[i].key = i;
+	if (w == INSERT || w == DELETE)
+		round_fixed(w, bp, objs, rh_first, rate);
+	else
+		round_timed(w, bp, objs, rh_first, rate);
+	/* Both tables are gone, each after a grace period. */
+	vfree(objs);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -364,7 +472,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static void run_all(const struct bench_params *bp, struct lfht_report *o)
 {
-	u64 ratio[BENCH_MAX_ROUNDS], lf, rh, med;
+	u64 ratio[BENCH_MAX_ROUNDS], rate[2], lf, rh, med;
 	unsigned int w, k;
 
 	lfht_report_put(o, "# keys=%lu threads=%lu ms=%lu rounds=%lu, %u CPUs\n",
@@ -372,13 +480,9 @@ static void run_all(const struct bench_params *bp, struct lfht_report *o)
 	for (w = 0; w < NR_WORKLOADS; w++) {
 		for (k = 0; k < bp->rounds; k++) {
 			/* Alternate which table goes first. */
-			if (k & 1) {
-				rh = measure(true, w, bp);
-				lf = measure(false, w, bp);
-			} else {
-				lf = measure(false, w, bp);
-				rh = measure(true, w, bp);
-			}
+			bench_round(w, bp, k & 1, rate);
+			lf = rate[0];
+			rh = rate[1];
 			ratio[k] = rh ? div64_u64(lf * 1000, rh) : 0;
 			lfht_report_put(o, "# %s round %u: lfht %llu ops/s, rhashtable %llu ops/s\n",
 				workload_names[w], k, lf, rh);
