@@ -526,7 +526,6 @@ void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats)
 	*stats = (struct lfht_stats){ .buckets = size };
 	stats->grows = LFHT_LOAD(ht->nr_grows);
 	stats->shrinks = LFHT_LOAD(ht->nr_shrinks);
-	stats->works = LFHT_LOAD(ht->nr_works);
 	stats->resize_pending = LFHT_LOAD(ht->grow_hint) != 0;
 	for (i = 0; i < size; i++) {
 		len = 0;

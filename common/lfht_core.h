@@ -55,7 +55,6 @@ struct cds_lfht {
 	struct lfht_env_mutex resize_mutex;	/* serialises resizes */
 	struct lfht_env_counter count;		/* CDS_LFHT_ACCOUNTING */
 	unsigned long nr_grows, nr_shrinks;	/* under resize_mutex */
-	unsigned long nr_works;			/* worker runs, likewise */
 	struct lfht_env_table env;
 };
 
@@ -63,7 +62,6 @@ struct lfht_stats {
 	unsigned long buckets;
 	unsigned long nodes;
 	unsigned long grows, shrinks;
-	unsigned long works;	/* runs of the resize worker */
 	unsigned long longest_chain;
 	/* chains of length 0, 1, 2, 3, 4-7, 8-15, 16-31, 32 and more */
 	unsigned long chain_hist[8];

@@ -246,18 +246,6 @@ LFHT_EXPORT(cds_lfht_resize);
  * but not below the initial size: a table sized ahead of its fill is not
  * shrunk and grown again each time it drains and fills.
  */
-/*
- * With accounting, the largest size a long chain may ask for: one bucket
- * per node.  The worker applies it, and an add asks nothing beyond it, so
- * that chains of a table already at one node per bucket wake nobody.
- */
-static unsigned long hint_bound(struct cds_lfht *ht)
-{
-	long count = lfht_env_counter_sum(&ht->count);
-
-	return lfht_roundup_pow2(count > 0 ? (unsigned long)count : 1);
-}
-
 static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
 {
 	long count = lfht_env_counter_sum(&ht->count);
@@ -318,13 +306,13 @@ void lfht_resize_work(void *arg)
 {
 	struct cds_lfht *ht = arg;
 	unsigned long target, hint, load, size, most;
+	long count;
 	int token;
 
 	/* Offline while waiting: the holder may be in synchronize_rcu(). */
 	token = lfht_env_blocking_begin(&ht->env);
 	lfht_env_mutex_lock(&ht->resize_mutex);
 	lfht_env_blocking_end(&ht->env, token);
-	LFHT_STORE(ht->nr_works, ht->nr_works + 1);
 	if (!LFHT_LOAD(ht->destroying)) {
 		hint = lfht_xchg(&ht->grow_hint, 0UL);
 		target = ht->idx.size;
@@ -333,7 +321,9 @@ void lfht_resize_work(void *arg)
 			/* Shrink only when a delete asked. */
 			if (target < ht->idx.size && !lfht_xchg(&ht->shrink_hint, 0UL))
 				target = ht->idx.size;
-			most = hint_bound(ht);
+			/* The count bounds a hint: one bucket per node at most. */
+			count = lfht_env_counter_sum(&ht->count);
+			most = lfht_roundup_pow2(count > 0 ? (unsigned long)count : 1);
 			if (hint > most)
 				hint = most;
 		}
@@ -368,21 +358,10 @@ void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
 {
 	unsigned int steps = lfht_fls_long(chain) - 2;
 	unsigned long want = size << (steps < 2 ? steps : 2);
-	unsigned long seen = LFHT_LOAD(ht->grow_hint), most;
+	unsigned long seen = LFHT_LOAD(ht->grow_hint);
 
 	if (want > ht->max_size || want < size)
 		want = ht->max_size;
-	/*
-	 * At one node per bucket some chains are long all the same; the
-	 * worker would cap the hint and do nothing.  Not waking it spares
-	 * the writers its wakeups: 1591 of them in one run of the benchmark
-	 * at 1024 keys, 2 threads, down to 2.
-	 */
-	if (ht->flags & CDS_LFHT_ACCOUNTING) {
-		most = hint_bound(ht);
-		if (want > most)
-			want = most;
-	}
 	if (want <= size)
 		return;
 	while (seen < want) {

@@ -59,14 +59,14 @@ static void fill(struct cds_lfht *ht, struct item *items, int keyed,
 	rcu_read_unlock();
 }
 
-static void empty_n_and_destroy(struct cds_lfht *ht, struct item *items,
-				unsigned long n, int keyed)
+static void empty_and_destroy(struct cds_lfht *ht, struct item *items,
+			      int keyed)
 {
 	struct cds_lfht_iter iter;
 	unsigned long i, missing = 0;
 
 	rcu_read_lock();
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < NKEYS; i++) {
 		cds_lfht_lookup(ht, hash_of(items[i].key, keyed), match,
 				&items[i].key, &iter);
 		if (cds_lfht_del(ht, cds_lfht_iter_get_node(&iter)))
@@ -76,12 +76,6 @@ static void empty_n_and_destroy(struct cds_lfht *ht, struct item *items,
 	is_ul(missing, 0, "every key found and deleted");
 	synchronize_rcu();
 	is_l(test_destroy(ht, NULL), 0, "destroy");
-}
-
-static void empty_and_destroy(struct cds_lfht *ht, struct item *items,
-			      int keyed)
-{
-	empty_n_and_destroy(ht, items, NKEYS, keyed);
 }
 
 static struct lfht_stats stats_of(struct cds_lfht *ht)
@@ -157,59 +151,6 @@ static void test_random_keys_grow(struct item *items)
 	empty_and_destroy(ht, items, 0);
 }
 
-/* Add @n items with keys (and hashes) @key, @key + @step, ... */
-static unsigned long add_run(struct cds_lfht *ht, struct item *items,
-			     unsigned long at, unsigned long n,
-			     uint64_t key, uint64_t step)
-{
-	rcu_read_lock();
-	for (; n; n--, at++, key += step) {
-		items[at].key = key;
-		cds_lfht_add(ht, key, &items[at].node);
-	}
-	rcu_read_unlock();
-	return at;
-}
-
-static void flush_worker(struct cds_lfht *ht)
-{
-	test_thread_offline();
-	lfht_env_flush_work(&ht->env);
-	test_thread_online();
-}
-
-/*
- * With accounting, a long chain asks for growth only up to one bucket per
- * node: in a table at that size already, it must not wake the worker
- * (which would find nothing to do); above it, it still grows the table.
- */
-static void test_chain_bounded_by_count(struct item *items)
-{
-	struct cds_lfht *ht = cds_lfht_new(1024, 1, 0, CDS_LFHT_AUTO_RESIZE |
-					   CDS_LFHT_ACCOUNTING, NULL);
-	struct lfht_stats st;
-	unsigned long n;
-
-	/* Bucket 0 gets 8 nodes (the last walks past 7), 1..1015 one each. */
-	n = add_run(ht, items, 0, 8, 0, 1024);
-	n = add_run(ht, items, n, 1015, 1, 1);
-	flush_worker(ht);
-	st = stats_of(ht);
-	is_ul(st.longest_chain, 8, "a chain of 8 among 1023 nodes");
-	ok(st.buckets == 1024 && st.works == 0,
-	   "%lu nodes in 1024 buckets: no growth asked (%lu buckets, %lu worker runs)",
-	   n, st.buckets, st.works);
-	/* 1807 nodes (below 2 per bucket): bucket 0's chain asks for 2048. */
-	n = add_run(ht, items, n, 776, 3UL << 20 | 1, 1);
-	n = add_run(ht, items, n, 8, 8 * 1024, 1024);
-	flush_worker(ht);
-	st = stats_of(ht);
-	ok(st.buckets == 2048 && st.works >= 1,
-	   "%lu nodes: the long chain grows the table to %lu buckets (%lu worker runs)",
-	   n, st.buckets, st.works);
-	empty_n_and_destroy(ht, items, n, 0);
-}
-
 int main(void)
 {
 	struct item *items = calloc(NKEYS, sizeof(*items));
@@ -221,7 +162,6 @@ int main(void)
 	test_flood_alert(items, 0);
 	test_flood_alert(items, 1);
 	test_random_keys_grow(items);
-	test_chain_bounded_by_count(items);
 	test_thread_unregister();
 	free(items);
 	return done_testing();
