@@ -151,14 +151,14 @@ static int grow_once(struct cds_lfht *ht)
 }
 
 /*
- * Halve the size; never below min_size.  The retired buckets' table is
- * freed unless it is part of the block (bucket 1 when min_size is 1).
+ * Halve the size: publish it, so new walks start from the lower buckets,
+ * then mark the retired bucket nodes removed and unlink them.  Their table
+ * is freed by shrink_to(), after a grace period.
  */
-static void shrink_once(struct cds_lfht *ht)
+static void retire_half(struct cds_lfht *ht)
 {
 	unsigned long len = ht->idx.size / 2, j;
-	unsigned int order = lfht_fls_long(len);
-	struct cds_lfht_node *tbl = order_table(ht, order);
+	struct cds_lfht_node *tbl = order_table(ht, lfht_fls_long(len));
 	uintptr_t next, seen;
 
 	publish_size(ht, len);
@@ -178,16 +178,32 @@ static void shrink_once(struct cds_lfht *ht)
 		lfht_unlink_removed(ht, len + j, tbl[j].reverse_hash);
 	}
 	lfht_env_read_unlock(&ht->env);
-	/*
-	 * Every walk that read the old size, or reached tbl, has ended: tbl
-	 * can be freed, or (in the block) linked again by a later grow.
-	 */
+}
+
+/*
+ * Shrink to @target < size, halving as often as needed, with one grace
+ * period for all the halvings: a retired bucket is unlinked before the
+ * next halving starts, and nothing is freed or linked again until every
+ * walk that read an old size, or reached a retired bucket, has ended.
+ * The tables not in the block are freed then; the block's buckets can be
+ * linked again by a later grow.
+ */
+static void shrink_to(struct cds_lfht *ht, unsigned long target)
+{
+	unsigned long from = ht->idx.size, len;
+	unsigned int order;
+
+	while (ht->idx.size > target)
+		retire_half(ht);
 	lfht_env_synchronize(&ht->env);
-	if (order > ht->block_order) {
-		set_order_table(ht, order, NULL);
-		lfht_env_free(tbl);
+	for (len = target; len < from; len *= 2) {
+		order = lfht_fls_long(len);
+		if (order > ht->block_order) {
+			lfht_env_free(order_table(ht, order));
+			set_order_table(ht, order, NULL);
+		}
+		LFHT_STORE(ht->nr_shrinks, ht->nr_shrinks + 1);
 	}
-	LFHT_STORE(ht->nr_shrinks, ht->nr_shrinks + 1);
 }
 
 static unsigned long clamp_size(struct cds_lfht *ht, unsigned long size)
@@ -212,13 +228,13 @@ static void resize_to(struct cds_lfht *ht, unsigned long target)
 	target = clamp_size(ht, target);
 	while (ht->idx.size < target) {
 		if (grow_once(ht)) {
-			while (ht->idx.size > old)
-				shrink_once(ht);
+			if (ht->idx.size > old)
+				shrink_to(ht, old);
 			return;
 		}
 	}
-	while (ht->idx.size > target)
-		shrink_once(ht);
+	if (ht->idx.size > target)
+		shrink_to(ht, target);
 }
 
 /**
