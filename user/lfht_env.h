@@ -65,8 +65,7 @@ void lfht_env_free(void *p);
 
 /* -- Split counters ------------------------------------------------------- */
 
-/* One slot per CPU, a cache line apart (the allocation is not line-aligned,
- * but a stride of a whole line keeps any two slots off a shared line). */
+/* One slot per CPU, a cache line each (lfht_env_zalloc() aligns to a line). */
 struct lfht_env_counter_slot {
 	long value;
 	char pad[CAA_CACHE_LINE_SIZE - sizeof(long)];

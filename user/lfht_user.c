@@ -42,21 +42,28 @@ static int fault_now(void)
 
 void *lfht_env_zalloc(size_t size)
 {
+	size_t align = CAA_CACHE_LINE_SIZE;
 	void *p;
 
 	if (fault_now())
 		return NULL;
-	if (size < LFHT_HUGE_SIZE)
-		return calloc(1, size);
 	/*
+	 * Line-aligned: a table's hot fields and its per-CPU counter slots
+	 * share no line with another allocation.  Found by the benchmark:
+	 * one more field moved the slots next to other data, and two
+	 * threads deleting ran at 0.75 of the speed.
+	 *
 	 * A bucket table of 2 MiB or more (2^17 buckets and up, always a
 	 * multiple of 2 MiB): aligned and marked for transparent huge pages,
 	 * so that a lookup's random bucket access does not also miss the TLB.
 	 * madvise() is only advice: without THP the table works as it is.
 	 */
-	if (posix_memalign(&p, LFHT_HUGE_SIZE, size))
+	if (size >= LFHT_HUGE_SIZE)
+		align = LFHT_HUGE_SIZE;
+	if (posix_memalign(&p, align, size))
 		return NULL;
-	(void)madvise(p, size, MADV_HUGEPAGE);
+	if (align == LFHT_HUGE_SIZE)
+		(void)madvise(p, size, MADV_HUGEPAGE);
 	return memset(p, 0, size);
 }
 
