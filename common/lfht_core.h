@@ -16,7 +16,10 @@
  *              the new value of this CPU's slot), _sum;
  *   locking    struct lfht_env_mutex with _init, _destroy, _lock, _unlock;
  *   RCU/work   struct lfht_env_config, struct lfht_env_table with
- *              lfht_env_table_init/_fini, _queue_work, _flush_work,
+ *              lfht_env_table_init/_fini, _queue_work (run soon),
+ *              _queue_work_later (run in about the given ms, unless a run
+ *              is pending), _flush_work (run what is pending, even later,
+ *              and wait), lfht_env_now_ms (a monotonic clock),
  *              _read_lock, _read_unlock, _synchronize, _quiescent,
  *              _blocking_begin/_end, and _check_reader (called first by
  *              every read-side API function; may assert or do nothing).
@@ -34,6 +37,12 @@
 #define LFHT_CHAIN_GROW		4
 /* Accounting looks at the total when a CPU's counter crosses a multiple. */
 #define LFHT_COUNT_BATCH	64UL
+/*
+ * Automatic shrinking waits this long after a delete first saw the count
+ * low, and does not happen if an add saw it back up meanwhile: a table
+ * that drains and fills again keeps its buckets.
+ */
+#define LFHT_SHRINK_DELAY_MS	100UL
 
 struct cds_lfht {
 	/*
@@ -49,8 +58,11 @@ struct cds_lfht {
 	int flags;
 	/* Largest size asked for by an add that met a long chain, or 0. */
 	unsigned long grow_hint;
-	/* A delete saw the count below the shrink threshold (accounting). */
-	unsigned long shrink_hint;
+	/*
+	 * When (lfht_env_now_ms() | 1) a delete first saw the count below the
+	 * shrink threshold, or 0 (accounting).
+	 */
+	unsigned long shrink_asked;
 	int destroying;
 	struct lfht_env_mutex resize_mutex;	/* serialises resizes */
 	struct lfht_env_counter count;		/* CDS_LFHT_ACCOUNTING */

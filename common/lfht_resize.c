@@ -311,6 +311,29 @@ static unsigned long sampled_load(struct cds_lfht *ht)
 }
 
 /*
+ * Whether the worker may shrink now: a delete asked LFHT_SHRINK_DELAY_MS
+ * ago or more, and no add has seen the count back up since.  If it asked
+ * less long ago, look again when the delay is up.
+ */
+static int shrink_due(struct cds_lfht *ht)
+{
+	unsigned long asked = LFHT_LOAD(ht->shrink_asked), waited;
+
+	if (!asked)
+		return 0;
+	/* asked is a time with its low bit set: clear it, or it may be ahead. */
+	waited = lfht_env_now_ms() - (asked & ~1UL);
+	if ((long)waited < 0)
+		waited = 0;
+	if (waited < LFHT_SHRINK_DELAY_MS) {
+		lfht_env_queue_work_later(&ht->env, LFHT_SHRINK_DELAY_MS - waited);
+		return 0;
+	}
+	/* Full barrier; fails if an add called the shrink off meanwhile. */
+	return lfht_cmpxchg(&ht->shrink_asked, asked, 0UL) == asked;
+}
+
+/*
  * The deferred worker: apply growth hints and, with accounting, the count.
  * A hint only says that one add met a long chain.  With accounting the
  * count bounds it (a bucket per node at most); without, the worker grows
@@ -334,8 +357,8 @@ void lfht_resize_work(void *arg)
 		target = ht->idx.size;
 		if (ht->flags & CDS_LFHT_ACCOUNTING) {
 			target = size_for_count(ht, ht->idx.size);
-			/* Shrink only when a delete asked. */
-			if (target < ht->idx.size && !lfht_xchg(&ht->shrink_hint, 0UL))
+			/* Shrink only when a delete asked long enough ago. */
+			if (target < ht->idx.size && !shrink_due(ht))
 				target = ht->idx.size;
 			/* The count bounds a hint: one bucket per node at most. */
 			count = lfht_env_counter_sum(&ht->count);
@@ -403,13 +426,20 @@ void lfht_count_changed(struct cds_lfht *ht, long local, long delta)
 	want = clamp_size(ht, size_for_count(ht, size));
 	/*
 	 * Adds ask only to grow and deletes only to shrink, so that a table
-	 * sized ahead of its fill is not shrunk while it fills.
+	 * sized ahead of its fill is not shrunk while it fills.  A shrink
+	 * waits (shrink_due()); an add that sees the count back up calls it
+	 * off, so that a table that drains and fills again keeps its size.
 	 */
 	if (want < size && delta < 0) {
-		/* Full barrier: the worker that runs next sees the hint. */
-		lfht_xchg(&ht->shrink_hint, 1UL);
-		lfht_env_queue_work(&ht->env);
-	} else if (want > size && delta > 0) {
-		lfht_env_queue_work(&ht->env);
+		/* Full barrier: the worker that runs next sees the request. */
+		if (!LFHT_LOAD(ht->shrink_asked))
+			lfht_cmpxchg(&ht->shrink_asked, 0UL, lfht_env_now_ms() | 1);
+		lfht_env_queue_work_later(&ht->env, LFHT_SHRINK_DELAY_MS);
+	} else if (delta > 0 && want >= size) {
+		/* No ordering: racing a new ask, either outcome is a valid one. */
+		if (LFHT_LOAD(ht->shrink_asked))
+			LFHT_STORE(ht->shrink_asked, 0UL);
+		if (want > size)
+			lfht_env_queue_work(&ht->env);
 	}
 }

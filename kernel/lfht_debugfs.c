@@ -520,7 +520,7 @@ static int stats_show(struct seq_file *m, void *v)
 		seq_printf(m, " %s:%lu", slots[i], st.chain_hist[i]);
 	seq_printf(m, "\nresize_pending %d\n",
 		   st.resize_pending || (t->ht->env.has_work &&
-					 work_pending(&t->ht->env.work)));
+					 delayed_work_pending(&t->ht->env.work)));
 	seq_printf(m, "chain_alert %d\n", st.chain_alert);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <linux/bitops.h>
 #include <linux/bug.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/export.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -124,7 +125,7 @@ struct lfht_env_config {
 struct lfht_env_table {
 	struct workqueue_struct *wq;
 	struct workqueue_struct *caller_wq;	/* given back by destroy */
-	struct work_struct work;
+	struct delayed_work work;
 	void (*work_fn)(void *arg);
 	void *work_arg;
 	bool has_work;
@@ -137,15 +138,34 @@ void lfht_env_table_fini(struct lfht_env_table *env);
 
 static inline void lfht_env_queue_work(struct lfht_env_table *env)
 {
-	/* A no-op while the item is pending: that run covers this request. */
-	if (env->has_work)
-		queue_work(env->wq, &env->work);
+	/*
+	 * Racy peek: pending with no timer, the item is queued to run now
+	 * and that run covers this request.  Else run it now (a run due
+	 * later is brought forward).
+	 */
+	if (env->has_work && (!delayed_work_pending(&env->work) ||
+			      timer_pending(&env->work.timer)))
+		mod_delayed_work(env->wq, &env->work, 0);
 }
 
+static inline void lfht_env_queue_work_later(struct lfht_env_table *env,
+					     unsigned long ms)
+{
+	/* A no-op while the item is pending: that run covers this request. */
+	if (env->has_work)
+		queue_delayed_work(env->wq, &env->work, msecs_to_jiffies(ms));
+}
+
+/* Runs a run due later now, then waits for it to end. */
 static inline void lfht_env_flush_work(struct lfht_env_table *env)
 {
 	if (env->has_work)
-		flush_work(&env->work);
+		flush_delayed_work(&env->work);
+}
+
+static inline unsigned long lfht_env_now_ms(void)
+{
+	return jiffies64_to_msecs(get_jiffies_64());
 }
 
 static inline void lfht_env_read_lock(struct lfht_env_table *env)

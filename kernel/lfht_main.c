@@ -135,8 +135,8 @@ long lfht_env_counter_sum(struct lfht_env_counter *c)
 
 static void lfht_env_work(struct work_struct *work)
 {
-	struct lfht_env_table *env = container_of(work, struct lfht_env_table,
-						  work);
+	struct lfht_env_table *env = container_of(to_delayed_work(work),
+						  struct lfht_env_table, work);
 
 	env->work_fn(env->work_arg);
 }
@@ -150,7 +150,7 @@ int lfht_env_table_init(struct lfht_env_table *env,
 	env->work_fn = work_fn;
 	env->work_arg = work_arg;
 	env->has_work = want_worker;
-	INIT_WORK(&env->work, lfht_env_work);
+	INIT_DELAYED_WORK(&env->work, lfht_env_work);
 	return 0;
 }
 
@@ -158,7 +158,7 @@ void lfht_env_table_fini(struct lfht_env_table *env)
 {
 	/* Nothing queues work on a table being freed; this ends any run. */
 	if (env->has_work)
-		cancel_work_sync(&env->work);
+		cancel_delayed_work_sync(&env->work);
 }
 
 /* -- Public constructor and destructor ------------------------------------ */

@@ -125,6 +125,8 @@ struct lfht_env_table {
 	pthread_mutex_t work_lock;
 	pthread_cond_t work_cond;
 	int work_pending, work_running, work_stop;
+	int work_later;			/* a run is due at work_due */
+	unsigned long work_due;		/* lfht_env_now_ms() */
 };
 
 int lfht_env_table_init(struct lfht_env_table *env,
@@ -132,7 +134,9 @@ int lfht_env_table_init(struct lfht_env_table *env,
 			void (*work_fn)(void *arg), void *work_arg);
 void lfht_env_table_fini(struct lfht_env_table *env);
 void lfht_env_queue_work(struct lfht_env_table *env);
+void lfht_env_queue_work_later(struct lfht_env_table *env, unsigned long ms);
 void lfht_env_flush_work(struct lfht_env_table *env);
+unsigned long lfht_env_now_ms(void);
 
 static inline void lfht_env_read_lock(struct lfht_env_table *env)
 {

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "lfht_core.h"
@@ -122,6 +123,34 @@ long lfht_env_counter_sum(struct lfht_env_counter *c)
 
 /* -- Resize worker -------------------------------------------------------- */
 
+unsigned long lfht_env_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for a request, or until a later one is due; under work_lock. */
+static void worker_wait(struct lfht_env_table *env)
+{
+	struct timespec due;
+
+	if (!env->work_later) {
+		pthread_cond_wait(&env->work_cond, &env->work_lock);
+		return;
+	}
+	if ((long)(lfht_env_now_ms() - env->work_due) >= 0) {
+		env->work_later = 0;
+		uatomic_set(&env->work_pending, 1);
+		return;
+	}
+	/* work_cond runs on CLOCK_MONOTONIC, like lfht_env_now_ms(). */
+	due.tv_sec = env->work_due / 1000;
+	due.tv_nsec = (env->work_due % 1000) * 1000000;
+	pthread_cond_timedwait(&env->work_cond, &env->work_lock, &due);
+}
+
 static void *worker_main(void *arg)
 {
 	struct lfht_env_table *env = arg;
@@ -132,7 +161,7 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&env->work_lock);
 	for (;;) {
 		while (!env->work_pending && !env->work_stop)
-			pthread_cond_wait(&env->work_cond, &env->work_lock);
+			worker_wait(env);
 		if (env->work_stop)
 			break;
 		env->work_pending = 0;
@@ -155,12 +184,17 @@ int lfht_env_table_init(struct lfht_env_table *env,
 			const struct lfht_env_config *cfg, int want_worker,
 			void (*work_fn)(void *arg), void *work_arg)
 {
+	pthread_condattr_t ca;
+
 	env->flavor = cfg->flavor;
 	env->attr = cfg->attr;
 	env->work_fn = work_fn;
 	env->work_arg = work_arg;
 	pthread_mutex_init(&env->work_lock, NULL);
-	pthread_cond_init(&env->work_cond, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&env->work_cond, &ca);
+	pthread_condattr_destroy(&ca);
 	if (want_worker) {
 		/* The fault hook counts the worker thread as an allocation. */
 		if (fault_now() ||
@@ -193,16 +227,38 @@ void lfht_env_queue_work(struct lfht_env_table *env)
 	if (!env->has_worker || uatomic_read(&env->work_pending))
 		return;
 	pthread_mutex_lock(&env->work_lock);
+	env->work_later = 0;	/* the run now covers it */
 	uatomic_set(&env->work_pending, 1);
 	pthread_cond_signal(&env->work_cond);
 	pthread_mutex_unlock(&env->work_lock);
 }
 
+void lfht_env_queue_work_later(struct lfht_env_table *env, unsigned long ms)
+{
+	/* Racy peeks: a run pending, now or later, covers this request. */
+	if (!env->has_worker || uatomic_read(&env->work_pending) ||
+	    uatomic_read(&env->work_later))
+		return;
+	pthread_mutex_lock(&env->work_lock);
+	if (!env->work_pending && !env->work_later) {
+		env->work_due = lfht_env_now_ms() + ms;
+		uatomic_set(&env->work_later, 1);
+		pthread_cond_broadcast(&env->work_cond);
+	}
+	pthread_mutex_unlock(&env->work_lock);
+}
+
+/* Runs a request due later now, then waits for the runs to end. */
 void lfht_env_flush_work(struct lfht_env_table *env)
 {
 	if (!env->has_worker)
 		return;
 	pthread_mutex_lock(&env->work_lock);
+	if (env->work_later) {
+		env->work_later = 0;
+		uatomic_set(&env->work_pending, 1);
+		pthread_cond_broadcast(&env->work_cond);
+	}
 	while (env->work_pending || env->work_running)
 		pthread_cond_wait(&env->work_cond, &env->work_lock);
 	pthread_mutex_unlock(&env->work_lock);

@@ -2,7 +2,8 @@
  * liblfht's own behaviour beyond what liburcu's tests can check: sizes
  * rejected at creation, bucket counts and their limits, the later liburcu
  * additions (cds_lfht_node_init_deleted, cds_lfht_entry), the keyed hash,
- * allocation failure during creation and automatic growth from 1 bucket.
+ * allocation failure during creation, automatic growth from 1 bucket and
+ * the delay before automatic shrinking.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "flavor.h"
 #include "tap.h"
 #include "lfht_fault.h"
+#include "lfht_core.h"
 
 struct item {
 	unsigned long key;
@@ -220,6 +222,100 @@ static void test_presized_fill(void)
 	is_l(test_destroy(ht, NULL), 0, "destroy");
 }
 
+/* Add (or delete) keys [0, n) of @items, each under its own read lock. */
+static void fill_drain(struct cds_lfht *ht, struct item *items,
+		       unsigned long n, int add)
+{
+	struct cds_lfht_iter iter;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		rcu_read_lock();
+		if (add) {
+			items[i].key = i;
+			cds_lfht_add(ht, i * 0x9e3779b97f4a7c15UL, &items[i].node);
+		} else {
+			cds_lfht_lookup(ht, i * 0x9e3779b97f4a7c15UL, match,
+					&items[i].key, &iter);
+			cds_lfht_del(ht, cds_lfht_iter_get_node(&iter));
+		}
+		rcu_read_unlock();
+	}
+}
+
+static unsigned long nr_shrinks(struct cds_lfht *ht)
+{
+	struct lfht_stats st;
+
+	rcu_read_lock();
+	lfht_get_stats(ht, &st);
+	rcu_read_unlock();
+	return st.shrinks;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	test_thread_offline();
+	usleep(ms * 1000);
+	test_thread_online();
+}
+
+/*
+ * Automatic shrinking waits LFHT_SHRINK_DELAY_MS after a delete first saw
+ * the count low, and an add that sees the count back up calls it off: a
+ * table that drains and fills again keeps its buckets.  Found by the
+ * benchmark, where a 2^10-key auto-resized table shrank to one bucket and
+ * grew again in every 100 us round, at 0.6 of liburcu's rates.
+ */
+static void test_shrink_delay(void)
+{
+	const unsigned long n = 4096;
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE |
+					   CDS_LFHT_ACCOUNTING, NULL);
+	struct item *items = calloc(n, sizeof(*items));
+	unsigned long big, shrinks, size = 0, took = 0, t0;
+	int tries;
+
+	fill_drain(ht, items, n, 1);
+	wait_buckets(ht, 1, n / 4);
+	sleep_ms(50);	/* growth done */
+	big = lfht_nr_buckets(ht);
+	shrinks = nr_shrinks(ht);
+	ok(big > n / 4, "%lu keys grew it to %lu buckets", n, big);
+	/*
+	 * The delay runs from a delete during the drain to an add during the
+	 * refill: only a round that took less than the delay in all tells
+	 * something.  A slow machine (valgrind) gets a few tries.
+	 */
+	for (tries = 0; tries < 5; tries++) {
+		t0 = lfht_env_now_ms();
+		fill_drain(ht, items, n, 0);
+		sleep_ms(20);
+		size = lfht_nr_buckets(ht);
+		synchronize_rcu();	/* before the nodes are added again */
+		fill_drain(ht, items, n, 1);
+		took = lfht_env_now_ms() - t0;
+		if (took < LFHT_SHRINK_DELAY_MS)
+			break;
+		sleep_ms(3 * LFHT_SHRINK_DELAY_MS);
+		wait_buckets(ht, 1, n / 4);
+		sleep_ms(50);
+		shrinks = nr_shrinks(ht);
+		big = lfht_nr_buckets(ht);
+	}
+	ok(took < LFHT_SHRINK_DELAY_MS, "drain and refill in %lu ms (%d tries)",
+	   took, tries + 1);
+	is_ul(size, big, "20 ms after a drain it is not shrunk");
+	sleep_ms(3 * LFHT_SHRINK_DELAY_MS);
+	is_ul(nr_shrinks(ht), shrinks, "filled again within the delay: no shrink");
+	is_ul(lfht_nr_buckets(ht), big, "and the same size");
+	fill_drain(ht, items, n, 0);
+	is_ul(wait_buckets(ht, 0, 1), 1, "left empty, it shrinks after the delay");
+	synchronize_rcu();
+	free(items);
+	is_l(test_destroy(ht, NULL), 0, "destroy");
+}
+
 int main(void)
 {
 	test_thread_register();
@@ -230,6 +326,7 @@ int main(void)
 	test_new_alloc_failure();
 	test_auto_growth();
 	test_presized_fill();
+	test_shrink_delay();
 	test_thread_unregister();
 	return done_testing();
 }
