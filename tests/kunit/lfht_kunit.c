@@ -1178,7 +1178,7 @@ static void lfht_destroy_with_resize_queued(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, add_colliding(ht, 0, DESTROY_NODES), 0);
 		bad_drain += drain(ht) != DESTROY_NODES;
 		/* White box: is the table's resize work queued or running? */
-		busy = work_busy(&ht->env.work);
+		busy = work_busy(&ht->env.work.work);
 		queued += !!busy;
 		blocked += own && (busy & WORK_BUSY_PENDING);
 		got = ERR_PTR(-EINVAL);
