@@ -49,6 +49,7 @@ enum insert_mode {
 static uintptr_t unlink_after(struct cds_lfht_node *prev, uintptr_t prev_next,
 			      uintptr_t cur_next)
 {
+	/* cur's successor, with its LFHT_TO_BUCKET; prev's own flag. */
 	uintptr_t repl = (cur_next & ~LFHT_FLAGS) | (prev_next & LFHT_BUCKET);
 
 	/* Full barrier; a reader that still holds cur follows its frozen next. */
@@ -74,7 +75,8 @@ static int replace_node(struct cds_lfht *ht, unsigned long hash,
 		if (old_next & LFHT_REMOVED)
 			return -ENOENT;
 		LFHT_BUG_ON(old_next & LFHT_BUCKET);
-		LFHT_STORE(new->next, lfht_ptr(old_next));
+		/* old's successor, with its LFHT_TO_BUCKET. */
+		LFHT_STORE(new->next, (struct cds_lfht_node *)(old_next & ~LFHT_FLAGS));
 		/* Full barrier: new->next is visible before new is reachable. */
 		seen = (uintptr_t)lfht_cmpxchg(&old->next,
 				(struct cds_lfht_node *)old_next,
@@ -103,6 +105,7 @@ static struct cds_lfht_node *insert(struct cds_lfht *ht, unsigned long hash,
 {
 	unsigned long rev = node->reverse_hash;
 	uintptr_t own_flag = mode == INSERT_BUCKET ? LFHT_BUCKET : 0;
+	uintptr_t to_flag = mode == INSERT_BUCKET ? LFHT_TO_BUCKET : 0;
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
 	unsigned int split;	/* reverse-hash bits a 4x table compares */
@@ -157,10 +160,12 @@ restart:
 		prev = cur;
 		prev_next = cur_next;
 	}
-	LFHT_STORE(node->next, (struct cds_lfht_node *)((uintptr_t)cur | own_flag));
+	/* cur, with its LFHT_TO_BUCKET, and node's own flag. */
+	LFHT_STORE(node->next, (struct cds_lfht_node *)((prev_next & ~LFHT_FLAGS) |
+							own_flag));
 	/* Full barrier: node's fields are visible before node is reachable. */
 	if ((uintptr_t)lfht_cmpxchg(&prev->next, (struct cds_lfht_node *)prev_next,
-			(struct cds_lfht_node *)((uintptr_t)node |
+			(struct cds_lfht_node *)((uintptr_t)node | to_flag |
 						 (prev_next & LFHT_BUCKET))) != prev_next)
 		goto restart;
 	return NULL;
@@ -434,8 +439,8 @@ void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			     const void *key, struct cds_lfht_iter *iter)
 {
 	lfht_env_check_reader(&ht->env);
-	lfht_match_from(lfht_ptr((uintptr_t)iter->next),
-			iter->node->reverse_hash, match, key, iter);
+	lfht_match_walk((uintptr_t)iter->next, iter->node->reverse_hash,
+			match, key, iter);
 }
 LFHT_EXPORT(cds_lfht_next_duplicate);
 
@@ -491,17 +496,23 @@ void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
 }
 LFHT_EXPORT(cds_lfht_count_nodes);
 
-/* Whether any caller node, even one being removed, is still linked. */
+/*
+ * Whether any caller node, even one being removed, is still linked.  On
+ * the way, asserts that each pointer's LFHT_TO_BUCKET says what it points
+ * to (destroy calls this, so every test checks the buckets' links).
+ */
 int lfht_is_empty(struct cds_lfht *ht)
 {
-	struct cds_lfht_node *node = ht->block;
-	uintptr_t next;
+	uintptr_t link = (uintptr_t)ht->block | LFHT_TO_BUCKET, next;
+	struct cds_lfht_node *node;
 
-	for (; node; node = lfht_ptr(next)) {
+	for (; (node = lfht_ptr(link)); link = next) {
 		next = lfht_next_of(node);
+		LFHT_BUG_ON(!(link & LFHT_TO_BUCKET) != !(next & LFHT_BUCKET));
 		if (!(next & LFHT_BUCKET))
 			return 0;
 	}
+	LFHT_BUG_ON(!(link & LFHT_TO_BUCKET));	/* the end is tagged too */
 	return 1;
 }
 
@@ -520,7 +531,7 @@ void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats)
 {
 	struct cds_lfht_node *node;
 	unsigned long i, len, size = lfht_load_acquire(ht->idx.size);
-	uintptr_t next;
+	uintptr_t link, next;
 	unsigned int slot;
 
 	*stats = (struct lfht_stats){ .buckets = size };
@@ -529,10 +540,11 @@ void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats)
 	stats->resize_pending = LFHT_LOAD(ht->grow_hint) != 0;
 	for (i = 0; i < size; i++) {
 		len = 0;
-		node = lfht_bucket_at(ht, i);
-		for (node = lfht_ptr(lfht_next_of(node)); node;
-		     node = lfht_ptr(next)) {
+		for (link = lfht_next_of(lfht_bucket_at(ht, i));
+		     (node = lfht_ptr(link)); link = next) {
 			next = lfht_next_of(node);
+			/* The pointer's LFHT_TO_BUCKET says what it points to. */
+			LFHT_BUG_ON(!(link & LFHT_TO_BUCKET) != !(next & LFHT_BUCKET));
 			if (next & LFHT_BUCKET)
 				break;
 			if (!(next & LFHT_REMOVED))

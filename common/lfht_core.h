@@ -8,8 +8,9 @@
  *   types      struct cds_lfht_node, struct cds_lfht_iter, cds_lfht_match_fct,
  *              the CDS_LFHT_* flags, size_t, uintptr_t, the E* error codes;
  *   memory     LFHT_LOAD, LFHT_STORE, lfht_rcu_dereference,
- *              lfht_load_acquire, lfht_store_release, lfht_cmpxchg (fully
- *              ordered on success), lfht_xchg;
+ *              lfht_load_acquire, lfht_store_release, lfht_smp_rmb,
+ *              lfht_smp_wmb, lfht_cmpxchg (fully ordered on success),
+ *              lfht_xchg;
  *   misc       LFHT_BUG_ON, LFHT_EXPORT, lfht_bswap_long, lfht_fls_long;
  *   allocation lfht_env_zalloc, lfht_env_free;
  *   counters   struct lfht_env_counter with _init, _destroy, _add (returns

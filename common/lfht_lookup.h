@@ -14,6 +14,14 @@
 #define LFHT_REMOVED	1UL	/* logically deleted; next is frozen */
 #define LFHT_BUCKET	2UL	/* a bucket node, not a caller's node */
 #define LFHT_FLAGS	(LFHT_REMOVED | LFHT_BUCKET)
+/*
+ * And one describing what it points to: a bucket node, or the end of the
+ * list (NULL).  Whoever writes a pointer to a bucket sets it; the list's
+ * last pointer has it from the start, and a pointer copied along keeps it.
+ * A lookup that sees it knows, with no further load, that its walk has
+ * reached the next bucket (see lfht_stop_here()) or the end.
+ */
+#define LFHT_TO_BUCKET	4UL
 
 #define LFHT_BITS_PER_LONG	(sizeof(unsigned long) * 8)
 /* Bucket table orders: order o holds buckets [2^(o-1), 2^o), order 1 also 0. */
@@ -24,6 +32,12 @@ struct lfht_index {
 	/* Buckets in use, a power of two; written with release, read acquire. */
 	unsigned long size;
 	/*
+	 * Resize sequence: odd while a resize may have buckets linked that
+	 * the published size does not cover (a grow's new ones, a shrink's
+	 * retired ones), even otherwise.  Only lookups read it.
+	 */
+	unsigned long seq;
+	/*
 	 * Bucket i is at base[fls(i | 1)] + i * sizeof(node): base[o] is the
 	 * address of the table of order o less the offset of its first bucket,
 	 * 2^(o-1), so that one load and one add find any bucket.
@@ -33,7 +47,7 @@ struct lfht_index {
 
 static inline struct cds_lfht_node *lfht_ptr(uintptr_t next)
 {
-	return (struct cds_lfht_node *)(next & ~LFHT_FLAGS);
+	return (struct cds_lfht_node *)(next & ~(LFHT_FLAGS | LFHT_TO_BUCKET));
 }
 
 static inline uintptr_t lfht_next_of(struct cds_lfht_node *node)
@@ -75,35 +89,93 @@ static inline struct cds_lfht_node *lfht_index_bucket_for(const struct lfht_inde
 }
 
 /*
- * First live node at or after @node with reverse hash @rev matching @key;
- * the walk ends at the first node that sorts after @rev.  Across match()
- * the walk keeps its place in @iter, so that only match, key and iter
- * need saving around the call (when it is not inlined).
+ * Whether a lookup that read sequence @seq and is about to step to a bucket
+ * node may stop there: it may if no resize ran meanwhile.  Then every
+ * linked bucket is one of the size it read, and the next one in the list
+ * sorts after every hash of the bucket it started from.  Otherwise it must
+ * walk on: a grow may have linked a bucket inside its segment, or a shrink
+ * may have retired one there.
  */
-static inline void lfht_match_from(struct cds_lfht_node *node,
+static inline int lfht_stop_here(const struct lfht_index *idx,
+				 unsigned long seq)
+{
+	if (seq & 1)
+		return 0;
+	/* Pairs with the smp_wmb() in resize_begin(): the walk's loads come first. */
+	lfht_smp_rmb();
+	return LFHT_LOAD(idx->seq) == seq;
+}
+
+/*
+ * First live node after the pointer @next with reverse hash @rev matching
+ * @key; the walk ends at the first node that sorts after @rev.  Across
+ * match() the walk keeps its place in @iter, so that only match, key and
+ * iter need saving around the call (when it is not inlined).
+ */
+static inline void lfht_match_walk(uintptr_t next, unsigned long rev,
+				   cds_lfht_match_fct match, const void *key,
+				   struct cds_lfht_iter *iter)
+{
+	struct cds_lfht_node *node;
+
+	for (;;) {
+		node = lfht_ptr(next);
+		if (!node || node->reverse_hash > rev)
+			break;
+		next = lfht_next_of(node);
+		if (node->reverse_hash < rev || (next & LFHT_FLAGS))
+			continue;
+		iter->node = node;
+		iter->next = (struct cds_lfht_node *)next;
+		if (match(node, key))
+			return;
+		next = (uintptr_t)iter->next;
+		rev = iter->node->reverse_hash;
+	}
+	iter->node = NULL;
+	iter->next = NULL;
+}
+
+/*
+ * lfht_match_walk() for a lookup that read @seq from @idx before its size:
+ * up to the first candidate, the walk also ends at a pointer to a bucket
+ * when lfht_stop_here() allows, which saves the load of a bucket node
+ * elsewhere in memory (an empty bucket's, or the next bucket's for the
+ * last key of a segment).  After a candidate that does not match (equal
+ * hashes: rare), it walks on as lfht_match_walk() does, so that neither
+ * @idx nor @seq needs saving across match().
+ */
+static inline void lfht_match_from(const struct lfht_index *idx,
+				   unsigned long seq, uintptr_t next,
 				   unsigned long rev,
 				   cds_lfht_match_fct match, const void *key,
 				   struct cds_lfht_iter *iter)
 {
-	uintptr_t next;
+	struct cds_lfht_node *node;
+	unsigned long r;
 
 	for (;;) {
-		while (node && node->reverse_hash < rev)
-			node = lfht_ptr(lfht_next_of(node));
-		if (!node || node->reverse_hash != rev)
-			break;
-		next = lfht_next_of(node);
-		if (!(next & LFHT_FLAGS)) {
-			iter->node = node;
-			iter->next = (struct cds_lfht_node *)next;
-			if (match(node, key))
-				return;
-			node = iter->node;
-			next = (uintptr_t)iter->next;
-			rev = node->reverse_hash;
-		}
 		node = lfht_ptr(next);
+		/* The end of the list is tagged too: one test for both. */
+		if ((next & LFHT_TO_BUCKET) && (!node || lfht_stop_here(idx, seq)))
+			goto miss;
+		r = node->reverse_hash;
+		next = lfht_next_of(node);
+		if (r < rev)
+			continue;
+		if (r != rev)
+			goto miss;
+		if (!(next & LFHT_FLAGS))
+			break;
 	}
+	iter->node = node;
+	iter->next = (struct cds_lfht_node *)next;
+	if (match(node, key))
+		return;
+	lfht_match_walk((uintptr_t)iter->next, iter->node->reverse_hash,
+			match, key, iter);
+	return;
+miss:
 	iter->node = NULL;
 	iter->next = NULL;
 }
@@ -114,9 +186,13 @@ static inline void lfht_index_lookup(const struct lfht_index *idx,
 				     cds_lfht_match_fct match, const void *key,
 				     struct cds_lfht_iter *iter)
 {
-	struct cds_lfht_node *bucket = lfht_index_bucket_for(idx, hash);
+	/* Pairs with the release in resize_end(): that resize's links are seen. */
+	unsigned long seq = lfht_load_acquire(idx->seq);
+	/* Pairs with the release in publish_size(): the bucket is linked. */
+	unsigned long size = lfht_load_acquire(idx->size);
+	struct cds_lfht_node *bucket = lfht_index_bucket(idx, hash & (size - 1));
 
-	lfht_match_from(lfht_ptr(lfht_next_of(bucket)), lfht_bit_reverse(hash),
+	lfht_match_from(idx, seq, lfht_next_of(bucket), lfht_bit_reverse(hash),
 			match, key, iter);
 }
 

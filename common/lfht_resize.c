@@ -30,6 +30,25 @@ static void publish_size(struct cds_lfht *ht, unsigned long size)
 }
 
 /*
+ * Bracket a resize for lookups (lfht_stop_here()): the sequence is odd
+ * from before a grow links its first bucket, or a shrink publishes its
+ * smaller size, until the list holds only buckets the published size
+ * covers.  Resizes are serialised, so plain increments do.
+ */
+static void resize_begin(struct cds_lfht *ht)
+{
+	LFHT_STORE(ht->idx.seq, ht->idx.seq + 1);
+	/* Pairs with the smp_rmb() in lfht_stop_here(): odd before any link. */
+	lfht_smp_wmb();
+}
+
+static void resize_end(struct cds_lfht *ht)
+{
+	/* Pairs with the acquire in lfht_index_lookup(): the links come first. */
+	lfht_store_release(ht->idx.seq, ht->idx.seq + 1);
+}
+
+/*
  * Step @j of a long walk by the resizer, inside a read-side section: every
  * LFHT_RESIZE_BATCH steps, end it and start another, with a quiescent state
  * between them so grace periods end meanwhile (qsbr).  Inline, so that
@@ -97,7 +116,7 @@ int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size)
 	for (order = 1; order <= ht->block_order; order++)
 		set_order_table(ht, order, block + (1UL << (order - 1)));
 	/* Bucket 0 heads the list; the others are linked as the size grows. */
-	block[0].next = (struct cds_lfht_node *)LFHT_BUCKET;
+	block[0].next = (struct cds_lfht_node *)(LFHT_BUCKET | LFHT_TO_BUCKET);
 	block[0].reverse_hash = 0;
 	ht->idx.size = 1;
 	while (ht->idx.size < init_size) {
@@ -144,8 +163,10 @@ static int grow_once(struct cds_lfht *ht)
 		/* Readers reach it only after publish_size() below. */
 		set_order_table(ht, order, tbl);
 	}
+	resize_begin(ht);
 	link_buckets(ht, order_table(ht, order), len, 1);
 	publish_size(ht, 2 * len);
+	resize_end(ht);
 	LFHT_STORE(ht->nr_grows, ht->nr_grows + 1);
 	return 0;
 }
@@ -193,8 +214,10 @@ static void shrink_to(struct cds_lfht *ht, unsigned long target)
 	unsigned long from = ht->idx.size, len;
 	unsigned int order;
 
+	resize_begin(ht);
 	while (ht->idx.size > target)
 		retire_half(ht);
+	resize_end(ht);
 	lfht_env_synchronize(&ht->env);
 	for (len = target; len < from; len *= 2) {
 		order = lfht_fls_long(len);

@@ -41,6 +41,10 @@
 #define lfht_load_acquire(p)	smp_load_acquire(&(p))
 /* Each call site in common/ says which acquire it pairs with. */
 #define lfht_store_release(p, v) smp_store_release(&(p), (v))
+/* Each use in common/ says which smp_wmb() it pairs with. */
+#define lfht_smp_rmb()		smp_rmb()
+/* Each use in common/ says which smp_rmb() it pairs with. */
+#define lfht_smp_wmb()		smp_wmb()
 
 /* cmpxchg() and xchg() are fully ordered (when cmpxchg succeeds). */
 #define lfht_cmpxchg(ptr, old, new)	cmpxchg(ptr, old, new)

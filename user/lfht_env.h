@@ -34,6 +34,8 @@
 
 #define lfht_load_acquire(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define lfht_store_release(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define lfht_smp_rmb()		cmm_smp_rmb()
+#define lfht_smp_wmb()		cmm_smp_wmb()
 
 /* Fully ordered on success (liburcu's uatomic_cmpxchg); returns the old value. */
 #define lfht_cmpxchg(ptr, old, new)	uatomic_cmpxchg(ptr, old, new)
