@@ -188,9 +188,7 @@ static inline void lfht_index_lookup(const struct lfht_index *idx,
 {
 	/* Pairs with the release in resize_end(): that resize's links are seen. */
 	unsigned long seq = lfht_load_acquire(idx->seq);
-	/* Pairs with the release in publish_size(): the bucket is linked. */
-	unsigned long size = lfht_load_acquire(idx->size);
-	struct cds_lfht_node *bucket = lfht_index_bucket(idx, hash & (size - 1));
+	struct cds_lfht_node *bucket = lfht_index_bucket_for(idx, hash);
 
 	lfht_match_from(idx, seq, lfht_next_of(bucket), lfht_bit_reverse(hash),
 			match, key, iter);
