@@ -131,6 +131,18 @@ unsigned long lfht_env_now_ms(void)
 	return (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * Make a run pending now, covering one due later; under work_lock.  The
+ * worker and lfht_env_flush_work() wait on the same condition, so wake
+ * them all: a signal could wake only a flusher.
+ */
+static void run_now(struct lfht_env_table *env)
+{
+	env->work_later = 0;
+	uatomic_set(&env->work_pending, 1);
+	pthread_cond_broadcast(&env->work_cond);
+}
+
 /* Wait for a request, or until a later one is due; under work_lock. */
 static void worker_wait(struct lfht_env_table *env)
 {
@@ -141,8 +153,7 @@ static void worker_wait(struct lfht_env_table *env)
 		return;
 	}
 	if ((long)(lfht_env_now_ms() - env->work_due) >= 0) {
-		env->work_later = 0;
-		uatomic_set(&env->work_pending, 1);
+		run_now(env);
 		return;
 	}
 	/* work_cond runs on CLOCK_MONOTONIC, like lfht_env_now_ms(). */
@@ -227,9 +238,7 @@ void lfht_env_queue_work(struct lfht_env_table *env)
 	if (!env->has_worker || uatomic_read(&env->work_pending))
 		return;
 	pthread_mutex_lock(&env->work_lock);
-	env->work_later = 0;	/* the run now covers it */
-	uatomic_set(&env->work_pending, 1);
-	pthread_cond_signal(&env->work_cond);
+	run_now(env);
 	pthread_mutex_unlock(&env->work_lock);
 }
 
@@ -254,11 +263,8 @@ void lfht_env_flush_work(struct lfht_env_table *env)
 	if (!env->has_worker)
 		return;
 	pthread_mutex_lock(&env->work_lock);
-	if (env->work_later) {
-		env->work_later = 0;
-		uatomic_set(&env->work_pending, 1);
-		pthread_cond_broadcast(&env->work_cond);
-	}
+	if (env->work_later)
+		run_now(env);
 	while (env->work_pending || env->work_running)
 		pthread_cond_wait(&env->work_cond, &env->work_lock);
 	pthread_mutex_unlock(&env->work_lock);
