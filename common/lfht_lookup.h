@@ -89,8 +89,8 @@ static inline struct cds_lfht_node *lfht_index_bucket_for(const struct lfht_inde
 }
 
 /*
- * Whether a lookup that read sequence @seq and is about to step to a bucket
- * node may stop there: it may if no resize ran meanwhile.  Then every
+ * Whether a lookup that read sequence @seq and whose walk ended at a pointer
+ * to a bucket node may stop there: it may if no resize ran meanwhile.  Then every
  * linked bucket is one of the size it read, and the next one in the list
  * sorts after every hash of the bucket it started from.  Otherwise it must
  * walk on: a grow may have linked a bucket inside its segment, or a shrink
@@ -99,11 +99,10 @@ static inline struct cds_lfht_node *lfht_index_bucket_for(const struct lfht_inde
 static inline int lfht_stop_here(const struct lfht_index *idx,
 				 unsigned long seq)
 {
-	if (seq & 1)
-		return 0;
 	/* Pairs with the smp_wmb() in resize_begin(): the walk's loads come first. */
 	lfht_smp_rmb();
-	return LFHT_LOAD(idx->seq) == seq;
+	/* With no branch: the caller tests it together with other conditions. */
+	return !((LFHT_LOAD(idx->seq) ^ seq) | (seq & 1));
 }
 
 /*
@@ -137,13 +136,31 @@ static inline void lfht_match_walk(uintptr_t next, unsigned long rev,
 }
 
 /*
+ * What lfht_match_from() reads in place of a pointer to a bucket: it sorts
+ * after every reverse hash below ~0UL and, flagged as a bucket, is never a
+ * candidate.  It stays in cache, and the walk picks it with a mask, not a
+ * branch, so that each step keeps one unpredictable branch (r < rev).
+ */
+static inline struct cds_lfht_node *lfht_stand_in(void)
+{
+	static const struct cds_lfht_node stand_in = {
+		.next = (struct cds_lfht_node *)LFHT_BUCKET,
+		.reverse_hash = ~0UL,
+	};
+
+	return (struct cds_lfht_node *)&stand_in;
+}
+
+/*
  * lfht_match_walk() for a lookup that read @seq from @idx before its size:
- * up to the first candidate, the walk also ends at a pointer to a bucket
- * when lfht_stop_here() allows, which saves the load of a bucket node
- * elsewhere in memory (an empty bucket's, or the next bucket's for the
- * last key of a segment).  After a candidate that does not match (equal
- * hashes: rare), it walks on as lfht_match_walk() does, so that neither
- * @idx nor @seq needs saving across match().
+ * up to the first candidate, a pointer to a bucket (or the end) reads as
+ * lfht_stand_in(), which saves the load of a bucket node elsewhere in
+ * memory (an empty bucket's, or the next bucket's for the last key of a
+ * segment).  Only a walk that ends there asks lfht_stop_here() whether it
+ * may stop; if not, it walks on from the real bucket.  After a candidate
+ * that does not match (equal hashes: rare), it walks on as
+ * lfht_match_walk() does, so that neither @idx nor @seq needs saving
+ * across match().
  */
 static inline void lfht_match_from(const struct lfht_index *idx,
 				   unsigned long seq, uintptr_t next,
@@ -151,33 +168,49 @@ static inline void lfht_match_from(const struct lfht_index *idx,
 				   cds_lfht_match_fct match, const void *key,
 				   struct cds_lfht_iter *iter)
 {
-	struct cds_lfht_node *node;
+	struct cds_lfht_node *node, *stand_in = lfht_stand_in();
+	uintptr_t succ, tag;
 	unsigned long r;
 
 	for (;;) {
-		node = lfht_ptr(next);
-		/* The end of the list is tagged too: one test for both. */
-		if ((next & LFHT_TO_BUCKET) && (!node || lfht_stop_here(idx, seq)))
-			goto miss;
+		/*
+		 * The end of the list is tagged too: one test for both.  A
+		 * mask, not a ?:, which compilers turn back into a branch.
+		 */
+		tag = 0 - (next & LFHT_TO_BUCKET);	/* bits 2 and up */
+		node = lfht_ptr(next ^ ((next ^ (uintptr_t)stand_in) & tag));
 		r = node->reverse_hash;
-		next = lfht_next_of(node);
-		if (r < rev)
+		succ = lfht_next_of(node);
+		if (r < rev) {
+			next = succ;
 			continue;
+		}
 		if (r != rev)
-			goto miss;
-		if (!(next & LFHT_FLAGS))
 			break;
+		if (!(succ & LFHT_FLAGS))
+			goto candidate;
+		if (node == stand_in)	/* rev is ~0UL */
+			break;
+		next = succ;
 	}
+	iter->node = NULL;
+	iter->next = NULL;
+	/*
+	 * Whether the walk ended at a node or at a bucket is a coin toss: one
+	 * branch on both conditions, taken only when a resize ran, whose
+	 * buckets may sit inside the segment (at the end of the list, NULL,
+	 * lfht_match_walk() returns at once).
+	 */
+	if ((node == stand_in) & !lfht_stop_here(idx, seq))
+		lfht_match_walk(next, rev, match, key, iter);
+	return;
+candidate:
 	iter->node = node;
-	iter->next = (struct cds_lfht_node *)next;
+	iter->next = (struct cds_lfht_node *)succ;
 	if (match(node, key))
 		return;
 	lfht_match_walk((uintptr_t)iter->next, iter->node->reverse_hash,
 			match, key, iter);
-	return;
-miss:
-	iter->node = NULL;
-	iter->next = NULL;
 }
 
 /* The whole lookup on a table's index; see cds_lfht_lookup(). */
