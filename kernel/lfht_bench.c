@@ -92,7 +92,13 @@ struct bench_run {
 	struct completion go, done;
 	atomic_t running;
 	atomic64_t ops;
-	/* Each thread's random state and place in its objects, kept across slices. */
+	/*
+	 * Each thread's random state and place in its objects, kept across
+	 * slices.  Thread i writes them before its fully ordered decrement of
+	 * running; run_threads() returns after the last decrement (its own,
+	 * or the wait for the complete() after it), and the next slice's
+	 * thread i is created after that.
+	 */
 	u32 rnd[BENCH_MAX_THREADS];
 	unsigned long pos[BENCH_MAX_THREADS];
 };
@@ -472,7 +478,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static void run_all(const struct bench_params *bp, struct lfht_report *o)
 {
-	u64 ratio[BENCH_MAX_ROUNDS], rate[2], lf, rh, med;
+	u64 ratio[BENCH_MAX_ROUNDS], rate[2], med;
 	unsigned int w, k;
 
 	lfht_report_put(o, "# keys=%lu threads=%lu ms=%lu rounds=%lu, %u CPUs\n",
@@ -481,11 +487,9 @@ static void run_all(const struct bench_params *bp, struct lfht_report *o)
 		for (k = 0; k < bp->rounds; k++) {
 			/* Alternate which table goes first. */
 			bench_round(w, bp, k & 1, rate);
-			lf = rate[0];
-			rh = rate[1];
-			ratio[k] = rh ? div64_u64(lf * 1000, rh) : 0;
+			ratio[k] = rate[1] ? div64_u64(rate[0] * 1000, rate[1]) : 0;
 			lfht_report_put(o, "# %s round %u: lfht %llu ops/s, rhashtable %llu ops/s\n",
-				workload_names[w], k, lf, rh);
+				workload_names[w], k, rate[0], rate[1]);
 		}
 		sort(ratio, bp->rounds, sizeof(ratio[0]), cmp_u64, NULL);
 		med = ratio[bp->rounds / 2];
