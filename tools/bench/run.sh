@@ -17,7 +17,7 @@ QUICK=${QUICK:-}
 mkdir -p "$B/cg" "$B/plot"
 
 for p in libck-dev gnuplot-nox valgrind; do
-	dpkg -s "$p" >/dev/null 2>&1 || { sh tools/bench/deps.sh; break; }
+	dpkg -s "$p" >/dev/null 2>&1 || { sh tools/install-deps.sh; break; }
 done
 
 # One harness, four back-ends.  bench_lfht.c builds against liblfht through
@@ -151,11 +151,18 @@ END {
 # switched on inside the library call only (--toggle-collect), so the count
 # is the table's own work including the match callback; lookups are counted
 # with and without the measured phase (the untimed drain also looks up).
+# A count that overstays CG_LIMIT seconds (default 3600) is reported as 0
+# and listed in timeouts.txt.
 cg() {	# impl fn args... -> Ir inside fn
 	local impl=$1 fn=$2 out; shift 2
 	out=$B/cg/$impl-$fn-$$.out
-	valgrind --tool=callgrind --toggle-collect="$fn" --callgrind-out-file="$out" \
-		"$B/bench-$impl" -i "$impl" "$@" >/dev/null 2>&1
+	if ! timeout "${CG_LIMIT:-3600}" valgrind --tool=callgrind --toggle-collect="$fn" \
+		--callgrind-out-file="$out" "$B/bench-$impl" -i "$impl" "$@" >/dev/null 2>&1; then
+		echo "TIMEOUT/FAIL callgrind: $impl $fn $*" | tee -a "$B/timeouts.txt" >&2
+		rm -f "$out"
+		echo 0
+		return 0
+	fi
 	awk '/^(summary|totals):/ {print $2; exit}' "$out"
 	rm -f "$out"
 }
