@@ -19,7 +19,7 @@
  * list (NULL).  Whoever writes a pointer to a bucket sets it; the list's
  * last pointer has it from the start, and a pointer copied along keeps it.
  * A lookup that sees it knows, with no further load, that its walk has
- * reached the next bucket (see lfht_stop_here()) or the end.
+ * reached the next bucket (see lfht_resize_ran()) or the end.
  */
 #define LFHT_TO_BUCKET	4UL
 
@@ -90,19 +90,20 @@ static inline struct cds_lfht_node *lfht_index_bucket_for(const struct lfht_inde
 
 /*
  * Whether a lookup that read sequence @seq and whose walk ended at a pointer
- * to a bucket node may stop there: it may if no resize ran meanwhile.  Then every
+ * to a bucket node must walk on (nonzero): it may stop if no resize ran
+ * meanwhile.  Then every
  * linked bucket is one of the size it read, and the next one in the list
  * sorts after every hash of the bucket it started from.  Otherwise it must
  * walk on: a grow may have linked a bucket inside its segment, or a shrink
  * may have retired one there.
  */
-static inline int lfht_stop_here(const struct lfht_index *idx,
-				 unsigned long seq)
+static inline unsigned long lfht_resize_ran(const struct lfht_index *idx,
+					    unsigned long seq)
 {
 	/* Pairs with the smp_wmb() in resize_begin(): the walk's loads come first. */
 	lfht_smp_rmb();
 	/* With no branch: the caller tests it together with other conditions. */
-	return !((LFHT_LOAD(idx->seq) ^ seq) | (seq & 1));
+	return (LFHT_LOAD(idx->seq) ^ seq) | (seq & 1);
 }
 
 /*
@@ -156,7 +157,7 @@ static inline struct cds_lfht_node *lfht_stand_in(void)
  * up to the first candidate, a pointer to a bucket (or the end) reads as
  * lfht_stand_in(), which saves the load of a bucket node elsewhere in
  * memory (an empty bucket's, or the next bucket's for the last key of a
- * segment).  Only a walk that ends there asks lfht_stop_here() whether it
+ * segment).  Only a walk that ends there asks lfht_resize_ran() whether it
  * may stop; if not, it walks on from the real bucket.  After a candidate
  * that does not match (equal hashes: rare), it walks on as
  * lfht_match_walk() does, so that neither @idx nor @seq needs saving
@@ -201,7 +202,7 @@ static inline void lfht_match_from(const struct lfht_index *idx,
 	 * buckets may sit inside the segment (at the end of the list, NULL,
 	 * lfht_match_walk() returns at once).
 	 */
-	if ((node == stand_in) & !lfht_stop_here(idx, seq))
+	if ((node == stand_in) & (lfht_resize_ran(idx, seq) != 0))
 		lfht_match_walk(next, rev, match, key, iter);
 	return;
 candidate:

@@ -30,7 +30,7 @@ static void publish_size(struct cds_lfht *ht, unsigned long size)
 }
 
 /*
- * Bracket a resize for lookups (lfht_stop_here()): the sequence is odd
+ * Bracket a resize for lookups (lfht_resize_ran()): the sequence is odd
  * from before a grow links its first bucket, or a shrink publishes its
  * smaller size, until the list holds only buckets the published size
  * covers.  Resizes are serialised, so plain increments do.
@@ -38,7 +38,7 @@ static void publish_size(struct cds_lfht *ht, unsigned long size)
 static void resize_begin(struct cds_lfht *ht)
 {
 	LFHT_STORE(ht->idx.seq, ht->idx.seq + 1);
-	/* Pairs with the smp_rmb() in lfht_stop_here(): odd before any link. */
+	/* Pairs with the smp_rmb() in lfht_resize_ran(): odd before any link. */
 	lfht_smp_wmb();
 }
 
