@@ -6,7 +6,8 @@
 #     CACHE <workload>_<mode> <keys> lfht D1 <n> LL <n> liburcu D1 <n> LL <n>
 # data-read misses per lookup in the first level (32 KiB) and last level
 # (8 MiB) caches, inside measured_loop() (the harness's loop, hash and
-# match included; the fill before it is not counted).
+# match included; the fill before it is not counted).  A run that fails or
+# overstays CG_LIMIT seconds (default 3600) reads "timeout".
 set -eu
 cd "$(dirname "$0")/../.."
 B=build/bench
@@ -15,26 +16,23 @@ N=${CACHE_N:-200000}
 for impl in lfht liburcu; do
 	[ -x "$B/bench-$impl" ] || { echo "cachesim.sh: run make bench first ($B/bench-$impl)" >&2; exit 1; }
 done
-mkdir -p "$B/cg"
-# impl args... -> "D1mr DLmr" inside measured_loop
+. tools/bench/cg.sh
+# impl args... -> "D1mr DLmr" inside measured_loop, or nothing
 misses() {
-	local impl=$1 out ev; shift
-	out=$B/cg/cache-$impl-$$.out
-	valgrind --tool=callgrind --cache-sim=yes --D1=32768,8,64 \
+	local impl=$1; shift
+	cg_events "D1mr DLmr" --cache-sim=yes --D1=32768,8,64 \
 		--LL=8388608,16,64 --toggle-collect=measured_loop \
-		--callgrind-out-file="$out" "$B/bench-$impl" -i "$impl" "$@" \
-		>/dev/null 2>&1
-	# events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
-	ev=$(awk '/^events:/ {for (i = 2; i <= NF; i++) e[$i] = i - 1}
-		/^(summary|totals):/ {print $(e["D1mr"] + 1), $(e["DLmr"] + 1); exit}' "$out")
-	rm -f "$out"
-	echo "$ev"
+		-- "$B/bench-$impl" -i "$impl" "$@" || true
 }
 for m in presized auto; do
 	for w in hit miss; do
 		line="CACHE lookup_${w}_$m $K"
 		for impl in lfht liburcu; do
-			read -r d1 ll <<<"$(misses $impl -k "$K" -m $m -w ipo_$w -n "$N")"
+			read -r d1 ll <<<"$(misses $impl -k "$K" -m $m -w ipo_$w -n "$N")" || :
+			if [ -z "${ll:-}" ]; then
+				line="$line $impl D1 timeout LL timeout"
+				continue
+			fi
 			line="$line $impl $(awk -v a="$d1" -v c="$ll" -v n="$N" \
 				'BEGIN {printf "D1 %.2f LL %.2f", a / n, c / n}')"
 		done

@@ -151,24 +151,15 @@ END {
 # switched on inside the library call only (--toggle-collect), so the count
 # is the table's own work including the match callback; lookups are counted
 # with and without the measured phase (the untimed drain also looks up).
-# A count that overstays CG_LIMIT seconds (default 3600) is reported as 0
-# and listed in timeouts.txt.
-cg() {	# impl fn args... -> Ir inside fn
-	local impl=$1 fn=$2 out; shift 2
-	out=$B/cg/$impl-$fn-$$.out
-	if ! timeout "${CG_LIMIT:-3600}" valgrind --tool=callgrind --toggle-collect="$fn" \
-		--callgrind-out-file="$out" "$B/bench-$impl" -i "$impl" "$@" >/dev/null 2>&1; then
-		echo "TIMEOUT/FAIL callgrind: $impl $fn $*" | tee -a "$B/timeouts.txt" >&2
-		rm -f "$out"
-		echo 0
-		return 0
-	fi
-	awk '/^(summary|totals):/ {print $2; exit}' "$out"
-	rm -f "$out"
+# A count that fails or overstays CG_LIMIT seconds (default 3600) reads
+# "timeout" and is listed in timeouts.txt (tools/bench/cg.sh).
+. tools/bench/cg.sh
+cg() {	# impl fn args... -> Ir inside fn, or nothing
+	local impl=$1 fn=$2; shift 2
+	cg_events Ir --toggle-collect="$fn" -- "$B/bench-$impl" -i "$impl" "$@" || true
 }
 for m in $IPO_MODES; do
 	for w in hit miss insert; do
-		line="IPO"
 		case $w in
 		hit) name=lookup_hit ;; miss) name=lookup_miss ;; insert) name=insert ;;
 		esac
@@ -177,15 +168,15 @@ for m in $IPO_MODES; do
 			a="-k $IPO_KEYS -m $m"
 			if [ $w = insert ]; then
 				n=$(cg $impl cds_lfht_add_unique $a -w ipo_insert)
-				ipo=$(awk -v n="$n" -v k="$IPO_KEYS" 'BEGIN {printf "%.1f", n / k}')
+				ipo=$(per "$IPO_KEYS" "$n")
 				tot=$(cg $impl measured_loop $a -w ipo_insert)
-				lipo=$(awk -v n="$tot" -v k="$IPO_KEYS" 'BEGIN {printf "%.1f", n / k}')
+				lipo=$(per "$IPO_KEYS" "$tot")
 			else
 				n1=$(cg $impl cds_lfht_lookup $a -w ipo_$w -n $IPO_N)
 				n0=$(cg $impl cds_lfht_lookup $a -w ipo_$w -n 0)
-				ipo=$(awk -v a="$n1" -v b="$n0" -v n="$IPO_N" 'BEGIN {printf "%.1f", (a - b) / n}')
+				ipo=$(per "$IPO_N" "$n1" "$n0")
 				tot=$(cg $impl measured_loop $a -w ipo_$w -n $IPO_N)
-				lipo=$(awk -v n="$tot" -v k="$IPO_N" 'BEGIN {printf "%.1f", n / k}')
+				lipo=$(per "$IPO_N" "$tot")
 			fi
 			line="$line $impl $ipo"
 			echo "$name,$m,$IPO_KEYS,1,$impl,$ipo,$lipo" >>"$B/ipo.csv.tmp"
