@@ -4,9 +4,11 @@
  *
  * All nodes of the table, the caller's and the bucket nodes, sit in one
  * singly linked list sorted by bit-reversed hash (Shalev & Shavit, J. ACM
- * 2006).  Bucket i is a node with reverse hash bit_reverse(i) that sorts
- * before caller nodes with the same reverse hash; a table of 2^k buckets is
- * an index into that list, and growing only links new bucket nodes in.
+ * 2006).  Bucket i is a next pointer alone, flagged as a bucket, that sorts
+ * as reverse hash bit_reverse(i), before caller nodes with the same reverse
+ * hash (that hash follows from its address: lfht_bucket_rev()); a table of
+ * 2^k buckets is an index into that list, and growing only links new
+ * buckets in.
  *
  * Deletion follows Michael (SPAA 2002): a node is first marked removed in
  * its own next pointer (which freezes that pointer), then unlinked by
@@ -90,26 +92,28 @@ static int replace_node(struct cds_lfht *ht, unsigned long hash,
 }
 
 /*
- * Link @node (its reverse_hash set) behind every node that sorts before or
- * equal to it.  In unique and replace modes a live node matching @key
- * stops the walk: it is returned (unique), or replaced and returned
- * (replace).  Otherwise returns NULL once @node is linked.  @walk gets the
- * table size the last walk used and the caller nodes of other hashes it
- * walked past in that bucket.
+ * Link @node, of reverse hash @rev (its reverse_hash set, unless it is a
+ * bucket), behind every node that sorts before or equal to it.  In unique
+ * and replace modes a live node matching @key stops the walk: it is
+ * returned (unique), or replaced and returned (replace).  Otherwise
+ * returns NULL once @node is linked.  @walk gets the table size the last
+ * walk used and the caller nodes of other hashes it walked past in that
+ * bucket.
  */
 static struct cds_lfht_node *insert(struct cds_lfht *ht, unsigned long hash,
+				    unsigned long rev,
 				    struct cds_lfht_node *node,
 				    enum insert_mode mode,
 				    cds_lfht_match_fct match, const void *key,
 				    struct insert_walk *walk)
 {
-	unsigned long rev = node->reverse_hash;
 	uintptr_t own_flag = mode == INSERT_BUCKET ? LFHT_BUCKET : 0;
 	uintptr_t to_flag = mode == INSERT_BUCKET ? LFHT_TO_BUCKET : 0;
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
 	unsigned int split;	/* reverse-hash bits a 4x table compares */
 	unsigned long counted;	/* the last reverse hash counted in chain */
+	unsigned long r;	/* cur's reverse hash */
 
 restart:
 	walk->chain = 0;
@@ -138,9 +142,12 @@ restart:
 				goto restart;
 			continue;
 		}
-		if (cur->reverse_hash > rev)
+		r = cur_next & LFHT_BUCKET ?
+			lfht_bucket_rev(&ht->idx, walk->size, cur, rev) :
+			cur->reverse_hash;
+		if (r > rev)
 			break;
-		if (cur->reverse_hash == rev) {
+		if (r == rev) {
 			if (mode == INSERT_BUCKET)
 				break;	/* buckets sort first among equals */
 			if (mode != INSERT_DUPLICATE &&
@@ -152,9 +159,9 @@ restart:
 				goto restart;	/* cur was removed first */
 			}
 		} else if (!(cur_next & LFHT_BUCKET) &&
-			   cur->reverse_hash != counted &&
-			   (cur->reverse_hash ^ rev) >> (LFHT_BITS_PER_LONG - split)) {
-			counted = cur->reverse_hash;
+			   r != counted &&
+			   (r ^ rev) >> (LFHT_BITS_PER_LONG - split)) {
+			counted = r;
 			walk->chain++;
 		}
 		prev = cur;
@@ -176,8 +183,8 @@ void lfht_link_bucket(struct cds_lfht *ht, unsigned long index,
 {
 	struct insert_walk walk;
 
-	bucket->reverse_hash = lfht_bit_reverse(index);
-	insert(ht, index, bucket, INSERT_BUCKET, NULL, NULL, &walk);
+	insert(ht, index, lfht_bit_reverse(index), bucket, INSERT_BUCKET,
+	       NULL, NULL, &walk);
 }
 
 /*
@@ -190,9 +197,12 @@ void lfht_unlink_removed(struct cds_lfht *ht, unsigned long hash,
 {
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
+	unsigned long size, r;
 
 restart:
-	prev = lfht_index_bucket_for(&ht->idx, hash);
+	/* Pairs with the release in publish_size(): the bucket is linked. */
+	size = lfht_load_acquire(ht->idx.size);
+	prev = lfht_bucket_at(ht, hash & (size - 1));
 	prev_next = lfht_next_of(prev);
 	if (prev_next & LFHT_REMOVED)
 		goto restart;	/* bucket being retired, as in insert() */
@@ -207,7 +217,10 @@ restart:
 				goto restart;
 			continue;
 		}
-		if (cur->reverse_hash > reverse_hash)
+		r = cur_next & LFHT_BUCKET ?
+			lfht_bucket_rev(&ht->idx, size, cur, reverse_hash) :
+			cur->reverse_hash;
+		if (r > reverse_hash)
 			return;
 		prev = cur;
 		prev_next = cur_next;
@@ -248,7 +261,8 @@ void cds_lfht_add(struct cds_lfht *ht, unsigned long hash,
 
 	lfht_env_check_reader(&ht->env);
 	node->reverse_hash = lfht_bit_reverse(hash);
-	insert(ht, hash, node, INSERT_DUPLICATE, NULL, NULL, &walk);
+	insert(ht, hash, node->reverse_hash, node, INSERT_DUPLICATE, NULL, NULL,
+	       &walk);
 	added(ht, &walk);
 }
 LFHT_EXPORT(cds_lfht_add);
@@ -276,7 +290,8 @@ struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht,
 
 	lfht_env_check_reader(&ht->env);
 	node->reverse_hash = lfht_bit_reverse(hash);
-	found = insert(ht, hash, node, INSERT_UNIQUE, match, key, &walk);
+	found = insert(ht, hash, node->reverse_hash, node, INSERT_UNIQUE, match,
+		       key, &walk);
 	if (found)
 		return found;
 	added(ht, &walk);
@@ -308,7 +323,8 @@ struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht,
 
 	lfht_env_check_reader(&ht->env);
 	node->reverse_hash = lfht_bit_reverse(hash);
-	old = insert(ht, hash, node, INSERT_REPLACE, match, key, &walk);
+	old = insert(ht, hash, node->reverse_hash, node, INSERT_REPLACE, match,
+		     key, &walk);
 	if (!old)
 		added(ht, &walk);
 	return old;
@@ -439,8 +455,8 @@ void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			     const void *key, struct cds_lfht_iter *iter)
 {
 	lfht_env_check_reader(&ht->env);
-	lfht_match_walk((uintptr_t)iter->next, iter->node->reverse_hash,
-			match, key, iter);
+	lfht_match_walk(&ht->idx, (uintptr_t)iter->next,
+			iter->node->reverse_hash, match, key, iter);
 }
 LFHT_EXPORT(cds_lfht_next_duplicate);
 

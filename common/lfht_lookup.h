@@ -5,7 +5,8 @@
  * by the kernel's cds_lfht_lookup_inline(), which kernel/lfht.h offers so
  * that a constant match function is compiled into the caller's lookup with
  * no indirect call.  Include "lfht_env.h" first: this uses its
- * lfht_rcu_dereference, lfht_load_acquire, lfht_bswap_long, lfht_fls_long.
+ * lfht_rcu_dereference, lfht_load_acquire, LFHT_LOAD, lfht_smp_rmb,
+ * lfht_bswap_long, lfht_fls_long and LFHT_BUG_ON.
  */
 #ifndef LFHT_LOOKUP_H
 #define LFHT_LOOKUP_H
@@ -24,6 +25,14 @@
 #define LFHT_TO_BUCKET	4UL
 
 #define LFHT_BITS_PER_LONG	(sizeof(unsigned long) * 8)
+/*
+ * A bucket is only the next pointer of a node: the list code reads and
+ * writes nothing else of a node that LFHT_BUCKET (in its own next) or
+ * LFHT_TO_BUCKET (in the pointer to it) says is a bucket.  Its reverse hash
+ * follows from its address (lfht_bucket_rev()).  Half the memory of a
+ * whole node: at the same bytes, twice the buckets and half the load.
+ */
+#define LFHT_BUCKET_SIZE	sizeof(((struct cds_lfht_node *)0)->next)
 /* Bucket table orders: order o holds buckets [2^(o-1), 2^o), order 1 also 0. */
 #define LFHT_NR_ORDERS		LFHT_BITS_PER_LONG
 
@@ -38,9 +47,10 @@ struct lfht_index {
 	 */
 	unsigned long seq;
 	/*
-	 * Bucket i is at base[fls(i | 1)] + i * sizeof(node): base[o] is the
-	 * address of the table of order o less the offset of its first bucket,
-	 * 2^(o-1), so that one load and one add find any bucket.
+	 * Bucket i is at base[fls(i | 1)] + i * LFHT_BUCKET_SIZE: base[o] is
+	 * the address of the table of order o less the offset of its first
+	 * bucket, 2^(o-1), so that one load and one add find any bucket.
+	 * Written with LFHT_STORE; 0 for an order not allocated.
 	 */
 	uintptr_t base[LFHT_NR_ORDERS];
 };
@@ -75,7 +85,43 @@ static inline struct cds_lfht_node *lfht_index_bucket(const struct lfht_index *i
 {
 	/* Bucket 0 is found through base[1]: the block holds buckets 0 and 1. */
 	return (struct cds_lfht_node *)(idx->base[lfht_fls_long(index | 1)] +
-					index * sizeof(struct cds_lfht_node));
+					index * LFHT_BUCKET_SIZE);
+}
+
+/*
+ * The reverse hash of the bucket @p, met by a walk in the segment of @rev
+ * at @size buckets.  Most often @p is the bucket after that segment: one
+ * address compare.  Otherwise a resize linked it (or @size is stale), and
+ * its index is found from its address, in the table whose range holds it.
+ */
+static inline unsigned long lfht_bucket_rev(const struct lfht_index *idx,
+					    unsigned long size,
+					    const struct cds_lfht_node *p,
+					    unsigned long rev)
+{
+	unsigned int o, k = lfht_fls_long(size) - 1;	/* size is 2^k */
+	/* The first reverse hash of the next segment; 0 after the last. */
+	unsigned long nrev = (rev | (~0UL >> k)) + 1, i;
+	uintptr_t base;
+
+	/* The caller read @size with acquire: the base covering it is seen. */
+	if (nrev && lfht_index_bucket(idx, lfht_bit_reverse(nrev)) == p)
+		return nrev;
+	/*
+	 * Pairs with the full barrier of the cmpxchg that linked @p, which
+	 * set_order_table() preceded: @p's base is seen, and so are the
+	 * zeroes of tables freed before it was allocated.
+	 */
+	lfht_smp_rmb();
+	/* Orders below a bucket's still linked, or held, have their tables. */
+	for (o = 1; o < LFHT_NR_ORDERS && (base = LFHT_LOAD(idx->base[o])); o++) {
+		/* Wraps when @p is below: then i < 2^(o-1) or fls(i) > o. */
+		i = ((uintptr_t)p - base) / LFHT_BUCKET_SIZE;
+		if (lfht_fls_long(i | 1) == o)
+			return lfht_bit_reverse(i);
+	}
+	LFHT_BUG_ON(1);	/* @p is no linked bucket */
+	return ~0UL;
 }
 
 /* The bucket whose segment holds @hash, for the size in use now. */
@@ -111,15 +157,27 @@ static inline unsigned long lfht_resize_ran(const struct lfht_index *idx,
  * match() the walk keeps its place in @iter, so that only match, key and
  * iter need saving around the call (when it is not inlined).
  */
-static inline void lfht_match_walk(uintptr_t next, unsigned long rev,
+static inline void lfht_match_walk(const struct lfht_index *idx,
+				   uintptr_t next, unsigned long rev,
 				   cds_lfht_match_fct match, const void *key,
 				   struct cds_lfht_iter *iter)
 {
 	struct cds_lfht_node *node;
+	unsigned long size;
 
 	for (;;) {
 		node = lfht_ptr(next);
-		if (!node || node->reverse_hash > rev)
+		if (!node)
+			break;
+		if (next & LFHT_TO_BUCKET) {
+			/* Pairs with publish_size(): its base is set. */
+			size = lfht_load_acquire(idx->size);
+			if (lfht_bucket_rev(idx, size, node, rev) > rev)
+				break;
+			next = lfht_next_of(node);
+			continue;
+		}
+		if (node->reverse_hash > rev)
 			break;
 		next = lfht_next_of(node);
 		if (node->reverse_hash < rev || (next & LFHT_FLAGS))
@@ -159,8 +217,7 @@ static inline struct cds_lfht_node *lfht_stand_in(void)
  * segment).  Only a walk that ends there asks lfht_resize_ran() whether it
  * may stop; if not, it walks on from the real bucket.  After a candidate
  * that does not match (equal hashes: rare), it walks on as
- * lfht_match_walk() does, so that neither @idx nor @seq needs saving
- * across match().
+ * lfht_match_walk() does, so that @seq need not be saved across match().
  */
 static inline void lfht_match_from(const struct lfht_index *idx,
 				   unsigned long seq, uintptr_t next,
@@ -202,14 +259,14 @@ static inline void lfht_match_from(const struct lfht_index *idx,
 	 * lfht_match_walk() returns at once).
 	 */
 	if ((node == stand_in) & (lfht_resize_ran(idx, seq) != 0))
-		lfht_match_walk(next, rev, match, key, iter);
+		lfht_match_walk(idx, next, rev, match, key, iter);
 	return;
 candidate:
 	iter->node = node;
 	iter->next = (struct cds_lfht_node *)succ;
 	if (match(node, key))
 		return;
-	lfht_match_walk((uintptr_t)iter->next, iter->node->reverse_hash,
+	lfht_match_walk(idx, (uintptr_t)iter->next, iter->node->reverse_hash,
 			match, key, iter);
 }
 

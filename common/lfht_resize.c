@@ -64,73 +64,74 @@ static inline void batch_point(struct cds_lfht *ht, unsigned long j)
 }
 
 /*
- * Link buckets [len, 2 * len) of table @tbl, for a size going to 2 * len.
+ * Link buckets [len, 2 * len), their table set, for a size going to 2 * len.
  * A table still being created is private to its creator, which need not
  * be an RCU reader yet: it links without read-side sections.
  */
-static void link_buckets(struct cds_lfht *ht, struct cds_lfht_node *tbl,
-			 unsigned long len, int shared)
+static void link_buckets(struct cds_lfht *ht, unsigned long len, int shared)
 {
 	unsigned long j;
 
 	if (!shared) {
 		for (j = 0; j < len; j++)
-			lfht_link_bucket(ht, len + j, &tbl[j]);
+			lfht_link_bucket(ht, len + j, lfht_bucket_at(ht, len + j));
 		return;
 	}
 	lfht_env_read_lock(&ht->env);
 	for (j = 0; j < len; j++) {
 		batch_point(ht, j);
-		lfht_link_bucket(ht, len + j, &tbl[j]);
+		lfht_link_bucket(ht, len + j, lfht_bucket_at(ht, len + j));
 	}
 	lfht_env_read_unlock(&ht->env);
 }
 
 /* The table of order @order >= 1: buckets [2^(order-1), 2^order). */
-static struct cds_lfht_node *order_table(struct cds_lfht *ht,
-					 unsigned int order)
+static void *order_table(struct cds_lfht *ht, unsigned int order)
 {
 	return lfht_bucket_at(ht, 1UL << (order - 1));
 }
 
 /*
- * Readers use base[order] only after reading a size that covers it (the
- * acquire in lfht_index_bucket_for(), paired with publish_size()'s release).
+ * Lookups use base[order] only after reading a size that covers it (the
+ * acquire in lfht_index_bucket_for(), paired with publish_size()'s
+ * release); lfht_bucket_rev() only after reaching a bucket of @tbl, or
+ * after a later table's (its smp_rmb() pairs with the cmpxchg linking it).
  */
 static void set_order_table(struct cds_lfht *ht, unsigned int order,
-			    struct cds_lfht_node *tbl)
+			    void *tbl)
 {
-	ht->idx.base[order] = tbl ? (uintptr_t)tbl - (sizeof(*tbl) << (order - 1)) : 0;
+	LFHT_STORE(ht->idx.base[order],
+		   tbl ? (uintptr_t)tbl - (LFHT_BUCKET_SIZE << (order - 1)) : 0);
 }
 
 int lfht_tables_init(struct cds_lfht *ht, unsigned long init_size)
 {
-	struct cds_lfht_node *block, *tbl;
 	unsigned long len;
 	unsigned int order;
+	char *block;
+	void *tbl;
 
-	block = lfht_env_zalloc(sizeof(*block) << ht->block_order);
+	block = lfht_env_zalloc(LFHT_BUCKET_SIZE << ht->block_order);
 	if (!block)
 		return -ENOMEM;
-	ht->block = block;
+	ht->block = (struct cds_lfht_node *)block;
 	for (order = 1; order <= ht->block_order; order++)
-		set_order_table(ht, order, block + (1UL << (order - 1)));
+		set_order_table(ht, order, block + (LFHT_BUCKET_SIZE << (order - 1)));
 	/* Bucket 0 heads the list; the others are linked as the size grows. */
-	block[0].next = (struct cds_lfht_node *)(LFHT_BUCKET | LFHT_TO_BUCKET);
-	block[0].reverse_hash = 0;
+	ht->block->next = (struct cds_lfht_node *)(LFHT_BUCKET | LFHT_TO_BUCKET);
 	ht->idx.size = 1;
 	while (ht->idx.size < init_size) {
 		len = ht->idx.size;
 		order = lfht_fls_long(len);	/* the order of buckets [len, 2len) */
 		if (order > ht->block_order) {
-			tbl = lfht_env_zalloc(len * sizeof(*tbl));
+			tbl = lfht_env_zalloc(len * LFHT_BUCKET_SIZE);
 			if (!tbl) {
 				lfht_tables_free(ht);
 				return -ENOMEM;
 			}
 			set_order_table(ht, order, tbl);
 		}
-		link_buckets(ht, order_table(ht, order), len, 0);
+		link_buckets(ht, len, 0);
 		publish_size(ht, 2 * len);
 	}
 	return 0;
@@ -154,17 +155,17 @@ static int grow_once(struct cds_lfht *ht)
 {
 	unsigned long len = ht->idx.size;
 	unsigned int order = lfht_fls_long(len);
-	struct cds_lfht_node *tbl;
+	void *tbl;
 
 	if (order > ht->block_order) {
-		tbl = lfht_env_zalloc(len * sizeof(*tbl));
+		tbl = lfht_env_zalloc(len * LFHT_BUCKET_SIZE);
 		if (!tbl)
 			return -ENOMEM;
 		/* Readers reach it only after publish_size() below. */
 		set_order_table(ht, order, tbl);
 	}
 	resize_begin(ht);
-	link_buckets(ht, order_table(ht, order), len, 1);
+	link_buckets(ht, len, 1);
 	publish_size(ht, 2 * len);
 	resize_end(ht);
 	LFHT_STORE(ht->nr_grows, ht->nr_grows + 1);
@@ -179,16 +180,17 @@ static int grow_once(struct cds_lfht *ht)
 static void retire_half(struct cds_lfht *ht)
 {
 	unsigned long len = ht->idx.size / 2, j;
-	struct cds_lfht_node *tbl = order_table(ht, lfht_fls_long(len));
+	struct cds_lfht_node *bucket;
 	uintptr_t next, seen;
 
 	publish_size(ht, len);
 	for (j = 0; j < len; j++) {
-		next = lfht_next_of(&tbl[j]);
+		bucket = lfht_bucket_at(ht, len + j);
+		next = lfht_next_of(bucket);
 		do {
 			seen = next;
 			/* Full barrier: ordered after publish_size() above. */
-			next = (uintptr_t)lfht_cmpxchg(&tbl[j].next,
+			next = (uintptr_t)lfht_cmpxchg(&bucket->next,
 					(struct cds_lfht_node *)seen,
 					(struct cds_lfht_node *)(seen | LFHT_REMOVED));
 		} while (next != seen);
@@ -196,7 +198,7 @@ static void retire_half(struct cds_lfht *ht)
 	lfht_env_read_lock(&ht->env);
 	for (j = 0; j < len; j++) {
 		batch_point(ht, j);
-		lfht_unlink_removed(ht, len + j, tbl[j].reverse_hash);
+		lfht_unlink_removed(ht, len + j, lfht_bit_reverse(len + j));
 	}
 	lfht_env_read_unlock(&ht->env);
 }

@@ -275,8 +275,12 @@ static int setup_tables(struct bench_run *r)
 			return -ENOMEM;
 		r->rh_ready = true;
 	} else {
+		/*
+		 * Pre-sized to the bytes rhashtable takes for the hint (2^21
+		 * 8-byte buckets for 2^20 keys): our buckets are 8 bytes too.
+		 */
 		r->lf = cds_lfht_new(r->w == INSERT ? 1 :
-				     lfht_roundup_pow2(r->keys), 1, 0,
+				     2 * lfht_roundup_pow2(r->keys), 1, 0,
 				     CDS_LFHT_AUTO_RESIZE, NULL);
 		if (!r->lf)
 			return -ENOMEM;

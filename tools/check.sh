@@ -68,7 +68,7 @@ for fl in $FLAVORS; do
 		[ -x "$OUT/$base-$fl-asan" ] &&
 			add_t "$base-$fl-asan" "$OUT/$base-$fl-asan" $args
 		[ "$fl" = memb ] && add_t "$base-$fl-valgrind" \
-			valgrind -q --error-exitcode=99 --leak-check=full \
+			valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite,indirect \
 			"$OUT/$base-$fl" $qargs
 	done
