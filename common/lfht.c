@@ -114,10 +114,13 @@ static struct cds_lfht_node *insert(struct cds_lfht *ht, unsigned long hash,
 	unsigned int split;	/* reverse-hash bits a 4x table compares */
 	unsigned long counted;	/* the last reverse hash counted in chain */
 	unsigned long r;	/* cur's reverse hash */
+	unsigned long seq;
 
 restart:
 	walk->chain = 0;
 	counted = rev;
+	/* Pairs with the release in resize_end(): that resize's links are seen. */
+	seq = lfht_load_acquire(ht->idx.seq);
 	/* Pairs with the release in publish_size(): the bucket is linked. */
 	walk->size = lfht_load_acquire(ht->idx.size);
 	split = lfht_fls_long(walk->size) + 1;
@@ -132,6 +135,16 @@ restart:
 	if (prev_next & LFHT_REMOVED)
 		goto restart;
 	for (;;) {
+		/*
+		 * If no resize ran, a pointer to a bucket points to the next
+		 * segment's (see lfht_resize_ran()), which sorts after @rev:
+		 * stop without loading it or reversing its index.  A grow's
+		 * own walks see it run and walk on; lfht_tables_init()'s may
+		 * stop, rightly: no other new bucket is in the parent's segment.
+		 */
+		if ((prev_next & LFHT_TO_BUCKET) &&
+		    !lfht_resize_ran(&ht->idx, seq))
+			break;
 		cur = lfht_ptr(prev_next);
 		if (!cur)
 			break;
@@ -197,9 +210,11 @@ void lfht_unlink_removed(struct cds_lfht *ht, unsigned long hash,
 {
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
-	unsigned long size, r;
+	unsigned long size, r, seq;
 
 restart:
+	/* Pairs with the release in resize_end(): that resize's links are seen. */
+	seq = lfht_load_acquire(ht->idx.seq);
 	/* Pairs with the release in publish_size(): the bucket is linked. */
 	size = lfht_load_acquire(ht->idx.size);
 	prev = lfht_bucket_at(ht, hash & (size - 1));
@@ -207,6 +222,10 @@ restart:
 	if (prev_next & LFHT_REMOVED)
 		goto restart;	/* bucket being retired, as in insert() */
 	for (;;) {
+		/* The next segment's bucket if no resize ran, as in insert(). */
+		if ((prev_next & LFHT_TO_BUCKET) &&
+		    !lfht_resize_ran(&ht->idx, seq))
+			return;
 		cur = lfht_ptr(prev_next);
 		if (!cur)
 			return;

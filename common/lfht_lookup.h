@@ -135,9 +135,9 @@ static inline struct cds_lfht_node *lfht_index_bucket_for(const struct lfht_inde
 }
 
 /*
- * Whether a lookup that read sequence @seq and whose walk ended at a pointer
- * to a bucket node must walk on (nonzero): it may stop if no resize ran
- * meanwhile.  Then every linked bucket is one of the size it read, and the
+ * Whether a walk (a lookup's, or an update's in lfht.c) that read sequence
+ * @seq and met a pointer to a bucket node must walk on (nonzero): it may
+ * stop if no resize ran meanwhile.  Then every linked bucket is one of the size it read, and the
  * next one in the list sorts after every hash of the bucket it started
  * from.  Otherwise it must walk on: a grow may have linked a bucket inside
  * its segment, or a shrink may have retired one there.
