@@ -11,7 +11,8 @@
  *              lfht_load_acquire, lfht_store_release, lfht_smp_rmb,
  *              lfht_smp_wmb, lfht_cmpxchg (fully ordered on success),
  *              lfht_xchg;
- *   misc       LFHT_BUG_ON, LFHT_EXPORT, lfht_bswap_long, lfht_fls_long;
+ *   misc       LFHT_BUG_ON, LFHT_EXPORT, LFHT_ALWAYS_INLINE (an inline
+ *              the compiler may not decline), lfht_bswap_long, lfht_fls_long;
  *   allocation lfht_env_zalloc, lfht_env_free;
  *   counters   struct lfht_env_counter with _init, _destroy, _add (returns
  *              the new value of this CPU's slot), _sum;
@@ -104,7 +105,7 @@ void lfht_tables_free(struct cds_lfht *ht);
 void lfht_resize_work(void *arg);
 void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
 		       unsigned long chain);
-void lfht_count_changed(struct cds_lfht *ht, long local, long delta);
+void lfht_count_changed(struct cds_lfht *ht, long delta);
 
 /* List primitives shared by the table operations and the resizer. */
 void lfht_link_bucket(struct cds_lfht *ht, unsigned long index,

@@ -439,13 +439,15 @@ void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
 	}
 }
 
-/* A CPU's node counter moved to @local: look at the total now and then. */
-void lfht_count_changed(struct cds_lfht *ht, long local, long delta)
+/*
+ * A CPU's node counter, moved by @delta, crossed a multiple of
+ * LFHT_COUNT_BATCH: look at the total.
+ */
+void lfht_count_changed(struct cds_lfht *ht, long delta)
 {
 	unsigned long size, want;
 
-	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE) ||
-	    ((unsigned long)local & (LFHT_COUNT_BATCH - 1)))
+	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
 		return;
 	size = LFHT_LOAD(ht->idx.size);
 	want = clamp_size(ht, size_for_count(ht, size));

@@ -51,6 +51,7 @@
 #define lfht_xchg(ptr, v)		xchg(ptr, v)
 
 #define LFHT_BUG_ON(cond)	WARN_ON_ONCE(cond)
+#define LFHT_ALWAYS_INLINE	__always_inline
 /*
  * Used right after each exported function in common/; checkpatch flags the
  * macro's own line because no function precedes it here.

@@ -42,6 +42,7 @@
 #define lfht_xchg(ptr, v)		uatomic_xchg(ptr, v)
 
 #define LFHT_BUG_ON(cond)	assert(!(cond))
+#define LFHT_ALWAYS_INLINE	inline __attribute__((__always_inline__))
 #define LFHT_EXPORT(sym)	extern int lfht_exported_##sym
 
 static inline unsigned long lfht_bswap_long(unsigned long x)
@@ -80,7 +81,16 @@ struct lfht_env_counter {
 
 int lfht_env_counter_init(struct lfht_env_counter *c);
 void lfht_env_counter_destroy(struct lfht_env_counter *c);
-long lfht_env_counter_add(struct lfht_env_counter *c, long delta);
+/* Of the calling thread's CPU, or a fixed slot per thread without one. */
+unsigned long lfht_env_counter_index(void);
+
+static inline long lfht_env_counter_add(struct lfht_env_counter *c, long delta)
+{
+	/* Atomic: a thread may migrate, two threads may share a slot. */
+	return uatomic_add_return(&c->slots[lfht_env_counter_index() & c->mask].value,
+				  delta);
+}
+
 long lfht_env_counter_sum(struct lfht_env_counter *c);
 
 /* -- Locking -------------------------------------------------------------- */

@@ -92,7 +92,7 @@ void lfht_env_counter_destroy(struct lfht_env_counter *c)
 	lfht_env_free(c->slots);
 }
 
-static unsigned long counter_slot(void)
+unsigned long lfht_env_counter_index(void)
 {
 	static __thread unsigned long fallback;
 	int cpu = sched_getcpu();
@@ -102,13 +102,6 @@ static unsigned long counter_slot(void)
 	if (!fallback)
 		fallback = (unsigned long)(uintptr_t)&fallback >> 6;
 	return fallback;
-}
-
-long lfht_env_counter_add(struct lfht_env_counter *c, long delta)
-{
-	/* Atomic: a thread may migrate, two threads may share a slot. */
-	return uatomic_add_return(&c->slots[counter_slot() & c->mask].value,
-				  delta);
 }
 
 long lfht_env_counter_sum(struct lfht_env_counter *c)
