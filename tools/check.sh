@@ -99,7 +99,9 @@ prove_rc=$?
 passed=$(grep -cE '^ok ' "$OUT/prove.log")
 failed=$(grep -cE '^not ok ' "$OUT/prove.log")
 tail -n 25 "$OUT/prove.log"
-grep -E '^not ok ' "$OUT/prove.log" | head -50
+# Each failure with the TAP comments under it (the report), at most 40 lines.
+awk '/^not ok / { print; n = 40; next }
+	/^#/ && n > 0 { print; n--; next } { n = 0 }' "$OUT/prove.log" | head -400
 vectors=$(grep -cE '^(not )?ok .* memb [a-z_]+\.vec: ' "$OUT/prove.log")
 vectors=$((vectors / 4))	# gcc, clang, asan and valgrind runs of memb
 echo "vector cases: $vectors per flavor, $(echo $FLAVORS | wc -w) flavors"
