@@ -1,4 +1,4 @@
-# gnuplot -e "dir='build/bench/plot'; out='x.png'; threads='1 2'" plot.gp
+# gnuplot -e "dir='build/bench/plot'; out='x.png'; threads='1 2'; impls='lfht liburcu'" plot.gp
 set terminal pngcairo size 1500,900 font ",10"
 set output out
 set termoption noenhanced	# workload names keep their underscores
@@ -10,7 +10,7 @@ set xlabel "keys"
 set ylabel "ops/s"
 set key top right font ",8"
 set grid
-impls = "lfht liburcu ck_hs rwlock"
+if (!exists("impls")) impls = "lfht liburcu ck_hs rwlock"
 do for [w in "lookup_hit lookup_miss insert delete mix90 mix50"] {
 	set title w
 	plot for [i in impls] for [t in threads] \

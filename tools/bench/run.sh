@@ -29,7 +29,8 @@ $CC $W $H tools/bench/bench_lfht.c -lurcu-cds -lurcu -o $B/bench-liburcu
 $CC $W $H tools/bench/bench_ck.c -lck -o $B/bench-ck_hs
 $CC $W $H tools/bench/bench_rwlock.c -o $B/bench-rwlock
 
-IMPLS="lfht liburcu ck_hs rwlock"
+# BENCH_IMPLS: a subset, lfht first (e.g. "lfht liburcu" for a 2^24 run).
+IMPLS=${BENCH_IMPLS:-lfht liburcu ck_hs rwlock}
 NCPU=$(nproc)
 THREADS="1 2"
 [ "$NCPU" -gt 2 ] && THREADS="$THREADS $NCPU"
@@ -90,7 +91,9 @@ for c in $CONFIGS; do
 	done
 	echo "$k keys, $t threads, $m: done after $(( $(date +%s) - start )) s" >&2
 done
+# BENCH_RESIZE=0 / BENCH_IPO=0: leave out the resize runs / the callgrind counts.
 for r in $(seq "$ROUNDS"); do
+	[ "${BENCH_RESIZE:-1}" = 1 ] || break
 	for impl in lfht liburcu; do
 		runone "$r" "$impl" -k $RESIZE_KEYS -m resize -w resize
 	done
@@ -158,6 +161,8 @@ cg() {	# impl fn args... -> Ir inside fn, or nothing
 	local impl=$1 fn=$2; shift 2
 	cg_events Ir --toggle-collect="$fn" -- "$B/bench-$impl" -i "$impl" "$@" || true
 }
+[ "${BENCH_IPO:-1}" = 1 ] || IPO_MODES=""
+: >"$B/ipo.csv.tmp"
 for m in $IPO_MODES; do
 	for w in hit miss insert; do
 		case $w in
@@ -192,11 +197,10 @@ echo "ipo done after $(( $(date +%s) - start )) s" >&2
 # dominated by liburcu's stuck growth, see README), ops/s against keys,
 # one line per table and thread count.
 rm -f "$B"/plot/*.dat
-awk -F, -v dir="$B/plot" 'NR > 1 && $5 == "ops/s" && $2 == "presized" {
-	for (i = 6; i <= 9; i++) if ($i != "") {
-		split("x x x x x lfht liburcu ck_hs rwlock", im, " ")
+awk -F, -v dir="$B/plot" 'NR == 1 { for (i = 6; i <= NF; i++) im[i] = $i; next }
+$5 == "ops/s" && $2 == "presized" {
+	for (i = 6; i in im && im[i] !~ /\//; i++) if ($i != "")
 		print $3, $i > (dir "/" $1 "_" im[i] "_" $4 ".dat")
-	}
 }' "$B/results.csv"
-gnuplot -e "dir='$B/plot'; out='$B/results.png'; threads='$THREADS'" tools/bench/plot.gp
+gnuplot -e "dir='$B/plot'; out='$B/results.png'; threads='$THREADS'; impls='$IMPLS'" tools/bench/plot.gp
 echo "wrote $B/raw.csv $B/results.csv $B/ipo.csv $B/results.png ($(( $(date +%s) - start )) s)" >&2
