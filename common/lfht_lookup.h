@@ -139,8 +139,9 @@ static inline struct cds_lfht_node *lfht_index_bucket_for(const struct lfht_inde
  * @seq and met a pointer to a bucket node must walk on (nonzero): it may
  * stop if no resize ran meanwhile.  Then every linked bucket is one of the
  * size it read, and the next one in the list sorts after every hash of the
- * bucket it started from.  Otherwise it must walk on: a grow may have linked a bucket inside
- * its segment, or a shrink may have retired one there.
+ * bucket it started from.  Otherwise it must walk on: a grow may have
+ * linked a bucket inside its segment, or a shrink may have retired one
+ * there.
  */
 static inline unsigned long lfht_resize_ran(const struct lfht_index *idx,
 					    unsigned long seq)

@@ -34,7 +34,8 @@ IMPLS=${BENCH_IMPLS:-lfht liburcu ck_hs rwlock}
 NCPU=$(nproc)
 THREADS="1 2"
 [ "$NCPU" -gt 2 ] && THREADS="$THREADS $NCPU"
-MODES="auto presized"
+THREADS=${BENCH_THREADS:-$THREADS}
+MODES=${BENCH_MODES:-auto presized}
 # Configurations: "keys:threads:modes", run in alternating rounds.
 if [ -n "$QUICK" ]; then
 	# Under 3 minutes: the full matrix at small sizes, and the 2^20
