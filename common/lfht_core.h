@@ -12,7 +12,7 @@
  *              lfht_smp_wmb, lfht_cmpxchg (fully ordered on success),
  *              lfht_xchg;
  *   misc       LFHT_BUG_ON, LFHT_EXPORT, LFHT_ALWAYS_INLINE (an inline
- *              the compiler may not decline), lfht_bswap_long, lfht_fls_long;
+ *              the environment may force), lfht_bswap_long, lfht_fls_long;
  *   allocation lfht_env_zalloc, lfht_env_free;
  *   counters   struct lfht_env_counter with _init, _destroy, _add (returns
  *              the new value of this CPU's slot), _sum;
