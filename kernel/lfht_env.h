@@ -53,7 +53,7 @@
 #define LFHT_BUG_ON(cond)	WARN_ON_ONCE(cond)
 /*
  * Left to gcc here: forced, as in user space, it made lfht.ko's text 2.3 KiB
- * larger and TCG lookups in the bench 0.8-0.9x rhashtable's, with the
+ * larger and TCG lookups in the bench 0.83-0.98x rhashtable's, with the
  * lookup's own code unchanged (README, Benchmarks).
  */
 #define LFHT_ALWAYS_INLINE	inline
