@@ -93,8 +93,9 @@ for c in $CONFIGS; do
 	echo "$k keys, $t threads, $m: done after $(( $(date +%s) - start )) s" >&2
 done
 # BENCH_RESIZE=0 / BENCH_IPO=0: leave out the resize runs / the callgrind counts.
-for r in $(seq "$ROUNDS"); do
-	[ "${BENCH_RESIZE:-1}" = 1 ] || break
+resize_rounds=$ROUNDS
+[ "${BENCH_RESIZE:-1}" = 1 ] || resize_rounds=0
+for r in $(seq "$resize_rounds"); do
 	for impl in lfht liburcu; do
 		runone "$r" "$impl" -k $RESIZE_KEYS -m resize -w resize
 	done
