@@ -560,19 +560,41 @@ int lfht_is_empty(struct cds_lfht *ht)
 /**
  * lfht_nr_buckets - number of buckets in use
  * @ht: the table
+ *
+ * Buckets as cds_lfht_new() and cds_lfht_resize() count them: each is two
+ * list heads, 16 bytes.
  */
 unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 {
-	return lfht_load_acquire(ht->idx.size);
+	return lfht_load_acquire(ht->idx.size) >> LFHT_HEAD_SHIFT;
 }
 LFHT_EXPORT(lfht_nr_buckets);
+
+/* A head's live caller nodes. */
+static unsigned long head_chain(struct cds_lfht *ht, unsigned long i)
+{
+	struct cds_lfht_node *node;
+	unsigned long len = 0;
+	uintptr_t link, next;
+
+	for (link = lfht_next_of(lfht_bucket_at(ht, i));
+	     (node = lfht_ptr(link)); link = next) {
+		next = lfht_next_of(node);
+		/* The pointer's LFHT_TO_BUCKET says what it points to. */
+		LFHT_BUG_ON(!(link & LFHT_TO_BUCKET) != !(next & LFHT_BUCKET));
+		if (next & LFHT_BUCKET)
+			break;
+		if (!(next & LFHT_REMOVED))
+			len++;
+	}
+	return len;
+}
 
 /* Chain length statistics: caller nodes per bucket at the size in use. */
 void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats)
 {
-	struct cds_lfht_node *node;
-	unsigned long i, len, size = lfht_load_acquire(ht->idx.size);
-	uintptr_t link, next;
+	unsigned long i, h, len, heads = lfht_load_acquire(ht->idx.size);
+	unsigned long size = heads >> LFHT_HEAD_SHIFT;
 	unsigned int slot;
 
 	*stats = (struct lfht_stats){ .buckets = size };
@@ -580,17 +602,9 @@ void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats)
 	stats->shrinks = LFHT_LOAD(ht->nr_shrinks);
 	stats->resize_pending = LFHT_LOAD(ht->grow_hint) != 0;
 	for (i = 0; i < size; i++) {
-		len = 0;
-		for (link = lfht_next_of(lfht_bucket_at(ht, i));
-		     (node = lfht_ptr(link)); link = next) {
-			next = lfht_next_of(node);
-			/* The pointer's LFHT_TO_BUCKET says what it points to. */
-			LFHT_BUG_ON(!(link & LFHT_TO_BUCKET) != !(next & LFHT_BUCKET));
-			if (next & LFHT_BUCKET)
-				break;
-			if (!(next & LFHT_REMOVED))
-				len++;
-		}
+		/* Bucket i's heads: i, i + size, ... (see LFHT_HEAD_SHIFT). */
+		for (len = 0, h = i; h < heads; h += size)
+			len += head_chain(ht, h);
 		stats->nodes += len;
 		if (len > stats->longest_chain)
 			stats->longest_chain = len;
@@ -609,11 +623,15 @@ struct cds_lfht *lfht_table_new(unsigned long init_size,
 	struct cds_lfht *ht;
 
 	if (!max_size)
-		max_size = LFHT_MAX_SIZE;
+		max_size = LFHT_MAX_SIZE >> LFHT_HEAD_SHIFT;
 	if (!lfht_is_pow2(init_size) || !lfht_is_pow2(min_size) ||
 	    !lfht_is_pow2(max_size) || min_size > init_size ||
-	    max_size < init_size || max_size > LFHT_MAX_SIZE)
+	    max_size < init_size || max_size > LFHT_MAX_SIZE >> LFHT_HEAD_SHIFT)
 		return NULL;
+	/* From buckets to heads, which every size inside counts. */
+	init_size <<= LFHT_HEAD_SHIFT;
+	min_size <<= LFHT_HEAD_SHIFT;
+	max_size <<= LFHT_HEAD_SHIFT;
 	ht = lfht_env_zalloc(sizeof(*ht));
 	if (!ht)
 		return NULL;

@@ -32,7 +32,17 @@
 #include "lfht_env.h"
 #include "lfht_lookup.h"
 
-/* "No limit" for max_nr_buckets. */
+/*
+ * A bucket of the API (the sizes cds_lfht_new() and cds_lfht_resize() take
+ * and lfht_nr_buckets() reports) is 2^LFHT_HEAD_SHIFT list heads of
+ * LFHT_BUCKET_SIZE bytes: 16 bytes, the size of one of liburcu's bucket
+ * nodes.  Inside the core every size counts heads.  At one entry per
+ * bucket a head then holds half an entry: a hit walks 1.25 nodes, not 1.5,
+ * and a miss ends at once more often.  API bucket b is heads b and b + n
+ * at n API buckets, the two halves a growth would split it into.
+ */
+#define LFHT_HEAD_SHIFT		1
+/* The most heads; max_nr_buckets 0 (no limit) is this many, in buckets. */
 #define LFHT_MAX_SIZE		(1UL << (LFHT_BITS_PER_LONG - 2))
 
 /* An add that walks past this many nodes of other hashes asks for growth. */
@@ -49,8 +59,9 @@
 struct cds_lfht {
 	/*
 	 * First: the kernel's cds_lfht_lookup_inline() reads it through a cast.
-	 * Orders up to block_order share one block (buckets 0 and 1 at least,
-	 * all of the first min_size), which lives as long as the table.
+	 * Orders up to block_order share one block (heads 0 and 1 at least,
+	 * all of the first min_size), which lives as long as the table.  Sizes
+	 * here count heads (LFHT_HEAD_SHIFT).
 	 */
 	struct lfht_index idx;
 	struct cds_lfht_node *block;

@@ -277,7 +277,9 @@ void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 
 	lfht_env_mutex_lock(&ht->resize_mutex);
 	lfht_env_blocking_end(&ht->env, token);
-	resize_to(ht, new_size);
+	/* In heads; past the largest, clamp_size() brings it back. */
+	resize_to(ht, new_size > LFHT_MAX_SIZE ? LFHT_MAX_SIZE :
+		  new_size << LFHT_HEAD_SHIFT);
 	lfht_env_mutex_unlock(&ht->resize_mutex);
 }
 LFHT_EXPORT(cds_lfht_resize);
@@ -290,15 +292,16 @@ LFHT_EXPORT(cds_lfht_resize);
 static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
 {
 	long count = lfht_env_counter_sum(&ht->count);
-	unsigned long want, floor;
+	unsigned long want, floor, buckets = size >> LFHT_HEAD_SHIFT;
 
 	if (count < 0)
 		count = 0;
-	if ((unsigned long)count > 2 * size)
-		return lfht_roundup_pow2(count);
-	if ((unsigned long)count >= size / 8)
+	/* The thresholds count buckets, what is returned heads. */
+	if ((unsigned long)count > 2 * buckets)
+		return lfht_roundup_pow2(count) << LFHT_HEAD_SHIFT;
+	if ((unsigned long)count >= buckets / 8)
 		return size;
-	want = lfht_roundup_pow2(2 * count);
+	want = lfht_roundup_pow2(2 * count) << LFHT_HEAD_SHIFT;
 	floor = ht->init_size < size ? ht->init_size : size;
 	return want > floor ? want : floor;
 }
@@ -307,7 +310,7 @@ static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
  * Without accounting the worker estimates the load: live nodes in up to
  * LFHT_SAMPLE buckets spread over the table, counting at most
  * LFHT_SAMPLE_CAP per bucket, so that a few flooded chains cannot make it
- * look loaded.  Returns whole nodes per bucket.
+ * look loaded.  Returns whole nodes per bucket (not per head).
  */
 #define LFHT_SAMPLE	64UL
 #define LFHT_SAMPLE_CAP	8UL
@@ -332,7 +335,7 @@ static unsigned long sampled_load(struct cds_lfht *ht)
 		nodes += len;
 	}
 	lfht_env_read_unlock(&ht->env);
-	return nodes / n;
+	return (nodes << LFHT_HEAD_SHIFT) / n;
 }
 
 /*
@@ -387,7 +390,8 @@ void lfht_resize_work(void *arg)
 				target = ht->idx.size;
 			/* The count bounds a hint: one bucket per node at most. */
 			count = lfht_env_counter_sum(&ht->count);
-			most = lfht_roundup_pow2(count > 0 ? (unsigned long)count : 1);
+			most = lfht_roundup_pow2(count > 0 ? (unsigned long)count : 1)
+			       << LFHT_HEAD_SHIFT;
 			if (hint > most)
 				hint = most;
 		}

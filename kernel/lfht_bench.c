@@ -277,10 +277,11 @@ static int setup_tables(struct bench_run *r)
 	} else {
 		/*
 		 * Pre-sized to the bytes rhashtable takes for the hint (2^21
-		 * 8-byte buckets for 2^20 keys): our buckets are 8 bytes too.
+		 * 8-byte buckets for 2^20 keys): 2^20 of our 16-byte buckets,
+		 * each two 8-byte list heads (LFHT_HEAD_SHIFT).
 		 */
 		r->lf = cds_lfht_new(r->w == INSERT ? 1 :
-				     2 * lfht_roundup_pow2(r->keys), 1, 0,
+				     lfht_roundup_pow2(r->keys), 1, 0,
 				     CDS_LFHT_AUTO_RESIZE, NULL);
 		if (!r->lf)
 			return -ENOMEM;

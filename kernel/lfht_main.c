@@ -166,7 +166,8 @@ void lfht_env_table_fini(struct lfht_env_table *env)
 /**
  * cds_lfht_new - create a hash table
  * @init_size: initial number of buckets, a power of two; automatic
- *	shrinking (%CDS_LFHT_ACCOUNTING) stops there
+ *	shrinking (%CDS_LFHT_ACCOUNTING) stops there.  A bucket is 16 bytes:
+ *	two list heads, each with half of its entries
  * @min_nr_alloc_buckets: buckets that stay allocated, a power of two not
  *	above @init_size; the smallest size cds_lfht_resize() goes to
  * @max_nr_buckets: the largest size, a power of two not below @init_size,

@@ -54,7 +54,8 @@ extern LFHT_API const struct cds_lfht_mm_type cds_lfht_mm_mmap;
 /*
  * _cds_lfht_new - create a table (use cds_lfht_new or cds_lfht_new_flavor).
  * @init_size: initial number of buckets, a power of two; automatic
- *	shrinking (CDS_LFHT_ACCOUNTING) stops there.
+ *	shrinking (CDS_LFHT_ACCOUNTING) stops there.  A bucket is 16 bytes,
+ *	as liburcu's: two list heads, each with half of its entries.
  * @min_nr_alloc_buckets: buckets that stay allocated, a power of two, and
  *	the smallest size cds_lfht_resize() goes to; at most @init_size.
  * @max_nr_buckets: largest size, a power of two not below @init_size, or 0
