@@ -135,13 +135,18 @@ static void test_auto_growth(void)
 		cds_lfht_add(ht, i * 0x9e3779b97f4a7c15UL, &items[i].node);
 	}
 	rcu_read_unlock();
-	/* The worker resizes in the background: wait for it, boundedly. */
-	for (tries = 0; tries < 500 && lfht_nr_buckets(ht) < n / 4; tries++) {
+	/*
+	 * The worker resizes in the background: wait for it, boundedly.
+	 * Without accounting, growth is asked by adds that walk 4 nodes or
+	 * more, and a walk covers one list head, half a bucket: the table
+	 * may settle at 4 entries per head, 8 per bucket.
+	 */
+	for (tries = 0; tries < 500 && lfht_nr_buckets(ht) < n / 8; tries++) {
 		test_thread_offline();
 		usleep(10000);
 		test_thread_online();
 	}
-	ok(lfht_nr_buckets(ht) >= n / 4, "grew from 1 to %lu buckets for %lu keys",
+	ok(lfht_nr_buckets(ht) >= n / 8, "grew from 1 to %lu buckets for %lu keys",
 	   lfht_nr_buckets(ht), n);
 	/* A chain measured in a small table must not size a large one. */
 	ok(lfht_nr_buckets(ht) <= 4 * n, "growth stays within 4 buckets per key");
