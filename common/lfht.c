@@ -25,7 +25,7 @@
 #include "lfht_core.h"
 
 struct insert_walk {
-	unsigned long size;	/* buckets when the walk started */
+	unsigned long size;	/* heads when the walk started */
 	/*
 	 * Hashes walked past that a table four times larger would put in
 	 * other buckets, each counted once however many nodes share it.

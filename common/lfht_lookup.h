@@ -38,7 +38,10 @@
 
 /* What a lookup reads of a table: the first member of struct cds_lfht. */
 struct lfht_index {
-	/* Buckets in use, a power of two; written with release, read acquire. */
+	/*
+	 * List heads in use (two per API bucket, LFHT_HEAD_SHIFT), a power
+	 * of two; written with release, read acquire.
+	 */
 	unsigned long size;
 	/*
 	 * Resize sequence: odd while a resize may have buckets linked that
@@ -90,7 +93,7 @@ static inline struct cds_lfht_node *lfht_index_bucket(const struct lfht_index *i
 
 /*
  * The reverse hash of the bucket @p, met by a walk in the segment of @rev
- * at @size buckets.  Most often @p is the bucket after that segment: one
+ * at @size heads.  Most often @p is the bucket after that segment: one
  * address compare.  Otherwise a resize linked it (or @size is stale), and
  * its index is found from its address, in the table whose range holds it.
  */

@@ -308,8 +308,8 @@ static unsigned long size_for_count(struct cds_lfht *ht, unsigned long size)
 
 /*
  * Without accounting the worker estimates the load: live nodes in up to
- * LFHT_SAMPLE buckets spread over the table, counting at most
- * LFHT_SAMPLE_CAP per bucket, so that a few flooded chains cannot make it
+ * LFHT_SAMPLE list heads spread over the table, counting at most
+ * LFHT_SAMPLE_CAP per head, so that a few flooded chains cannot make it
  * look loaded.  Returns whole nodes per bucket (not per head).
  */
 #define LFHT_SAMPLE	64UL
@@ -418,7 +418,7 @@ void lfht_resize_work(void *arg)
 }
 
 /*
- * An add walked past @chain nodes at @size buckets that a table four times
+ * An add walked past @chain nodes at @size heads that a table four times
  * larger would split off: ask for a larger size, at most that.
  */
 void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
