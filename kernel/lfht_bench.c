@@ -129,10 +129,12 @@ static u32 xorshift(u32 *s)
  * when unrelated code shifted op_lookup() by 64 bytes, its machine code
  * unchanged (QEMU finds translated code by guest address; how that costs
  * is not pinned down).
- * Page-aligned, each table's figure depends on its own code only.
+ * Page-aligned, each table's figure depends on its own code only.  Each
+ * is in a section of its own: page alignment inside .text would make gas
+ * jump over the padding, which objtool reports as unreachable.
  */
-static noinline __aligned(PAGE_SIZE) bool lf_lookup(struct bench_run *r,
-						     u64 key)
+static noinline __section(".text.lfht_bench_lf") __aligned(PAGE_SIZE)
+bool lf_lookup(struct bench_run *r, u64 key)
 {
 	struct cds_lfht_iter iter;
 	bool found;
@@ -144,8 +146,8 @@ static noinline __aligned(PAGE_SIZE) bool lf_lookup(struct bench_run *r,
 	return found;
 }
 
-static noinline __aligned(PAGE_SIZE) bool rh_lookup(struct bench_run *r,
-						     u64 key)
+static noinline __section(".text.lfht_bench_rh") __aligned(PAGE_SIZE)
+bool rh_lookup(struct bench_run *r, u64 key)
 {
 	/* Takes rcu_read_lock() itself. */
 	return rhashtable_lookup_fast(&r->rht, &key, rh_params) != NULL;
