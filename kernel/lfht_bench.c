@@ -129,9 +129,9 @@ static u32 xorshift(u32 *s)
  * when unrelated code shifted op_lookup() by 64 bytes, its machine code
  * unchanged (QEMU finds translated code by guest address; how that costs
  * is not pinned down).
- * Page-aligned, each table's figure depends on its own code only.  Each
- * is in a section of its own: page alignment inside .text would make gas
- * jump over the padding, which objtool reports as unreachable.
+ * Page-aligned, they no longer move with code elsewhere in the module.
+ * Each is in a section of its own: page alignment inside .text would make
+ * gas jump over the padding, which objtool reports as unreachable.
  */
 static noinline __section(".text.lfht_bench_lf") __aligned(PAGE_SIZE)
 bool lf_lookup(struct bench_run *r, u64 key)
