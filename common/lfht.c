@@ -40,7 +40,6 @@ enum insert_mode {
 	INSERT_DUPLICATE,	/* cds_lfht_add */
 	INSERT_UNIQUE,		/* cds_lfht_add_unique */
 	INSERT_REPLACE,		/* cds_lfht_add_replace */
-	INSERT_BUCKET,		/* the resizer linking a bucket node */
 };
 
 /*
@@ -87,13 +86,13 @@ static int replace_node(struct cds_lfht *ht, unsigned long hash,
 			break;
 		old_next = seen;
 	}
-	lfht_unlink_removed(ht, hash, old->reverse_hash);
+	lfht_unlink_removed(ht, hash, old->reverse_hash, old);
 	return 0;
 }
 
 /*
- * Link @node, of reverse hash @rev (its reverse_hash set, unless it is a
- * bucket), behind every node that sorts before or equal to it.  In unique
+ * Link @node, of reverse hash @rev (its reverse_hash set), behind every
+ * node that sorts before or equal to it.  In unique
  * and replace modes a live node matching @key stops the walk: it is
  * returned (unique), or replaced and returned (replace).  Otherwise
  * returns NULL once @node is linked.  @walk gets the table size the last
@@ -106,8 +105,6 @@ insert(struct cds_lfht *ht, unsigned long hash, unsigned long rev,
 	struct cds_lfht_node *node, enum insert_mode mode,
 	cds_lfht_match_fct match, const void *key, struct insert_walk *walk)
 {
-	uintptr_t own_flag = mode == INSERT_BUCKET ? LFHT_BUCKET : 0;
-	uintptr_t to_flag = mode == INSERT_BUCKET ? LFHT_TO_BUCKET : 0;
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
 	unsigned int split;	/* reverse-hash bits a 4x table compares */
@@ -137,9 +134,7 @@ restart:
 		/*
 		 * If no resize ran, a pointer to a bucket points to the next
 		 * segment's (see lfht_resize_ran()), which sorts after @rev:
-		 * stop without loading it or reversing its index.  A grow's
-		 * own walks see it run and walk on; lfht_tables_init()'s may
-		 * stop, rightly: no other new bucket is in the parent's segment.
+		 * stop without loading it or reversing its index.
 		 */
 		if ((prev_next & LFHT_TO_BUCKET) &&
 		    !lfht_resize_ran(&ht->idx, seq))
@@ -160,8 +155,6 @@ restart:
 		if (r > rev)
 			break;
 		if (r == rev) {
-			if (mode == INSERT_BUCKET)
-				break;	/* buckets sort first among equals */
 			if (mode != INSERT_DUPLICATE &&
 			    !(cur_next & LFHT_BUCKET) && match(cur, key)) {
 				if (mode == INSERT_UNIQUE)
@@ -179,33 +172,99 @@ restart:
 		prev = cur;
 		prev_next = cur_next;
 	}
-	/* cur, with its LFHT_TO_BUCKET, and node's own flag. */
-	LFHT_STORE(node->next, (struct cds_lfht_node *)((prev_next & ~LFHT_FLAGS) |
-							own_flag));
+	/* cur, with its LFHT_TO_BUCKET. */
+	LFHT_STORE(node->next, (struct cds_lfht_node *)(prev_next & ~LFHT_FLAGS));
 	/* Full barrier: node's fields are visible before node is reachable. */
 	if ((uintptr_t)lfht_cmpxchg(&prev->next, (struct cds_lfht_node *)prev_next,
-			(struct cds_lfht_node *)((uintptr_t)node | to_flag |
+			(struct cds_lfht_node *)((uintptr_t)node |
 						 (prev_next & LFHT_BUCKET))) != prev_next)
 		goto restart;
 	return NULL;
 }
 
-void lfht_link_bucket(struct cds_lfht *ht, unsigned long index,
-		      struct cds_lfht_node *bucket)
+/*
+ * The resizer's walks, from a bucket @parent to the place of @bucket, of
+ * reverse hash @rev, in parent's segment.  Resizes are serialised, and
+ * only the bucket being linked (or retired) sorts inside that segment:
+ * any other bucket met is the next segment's, after @bucket.  So they
+ * need neither the size nor lfht_bucket_rev(), and walk past at most the
+ * parent's caller nodes that sort before @bucket (none, in an empty
+ * table).  Returns prev, set to the node @bucket goes (or is) behind,
+ * and its next pointer in @prev_next: @bucket itself, or what follows its
+ * place if @bucket is not linked.  Returns NULL when prev changed under
+ * the walk: start again.
+ */
+static LFHT_ALWAYS_INLINE struct cds_lfht_node *
+bucket_place(struct cds_lfht_node *parent, struct cds_lfht_node *bucket,
+	     unsigned long rev, uintptr_t *prev_next)
 {
-	struct insert_walk walk;
+	struct cds_lfht_node *prev = parent, *cur;
+	uintptr_t next = lfht_next_of(prev), cur_next;
 
-	insert(ht, index, lfht_bit_reverse(index), bucket, INSERT_BUCKET,
-	       NULL, NULL, &walk);
+	for (;;) {
+		cur = lfht_ptr(next);
+		if (cur == bucket || !cur || (next & LFHT_TO_BUCKET))
+			break;
+		cur_next = lfht_next_of(cur);
+		if (cur_next & LFHT_REMOVED) {
+			next = unlink_after(prev, next, cur_next);
+			if (!next)
+				return NULL;
+			continue;
+		}
+		if (cur->reverse_hash >= rev)
+			break;	/* buckets sort first among equals */
+		prev = cur;
+		next = cur_next;
+	}
+	*prev_next = next;
+	return prev;
+}
+
+void lfht_link_bucket(struct cds_lfht_node *parent,
+		      struct cds_lfht_node *bucket, unsigned long rev)
+{
+	struct cds_lfht_node *prev;
+	uintptr_t next;
+
+	do {
+		while (!(prev = bucket_place(parent, bucket, rev, &next)))
+			;
+		/* What follows, with its LFHT_TO_BUCKET; a bucket's own flag. */
+		LFHT_STORE(bucket->next, (struct cds_lfht_node *)
+			   ((next & ~LFHT_FLAGS) | LFHT_BUCKET));
+		/* Full barrier: bucket->next is visible before bucket is reachable. */
+	} while ((uintptr_t)lfht_cmpxchg(&prev->next, (struct cds_lfht_node *)next,
+			(struct cds_lfht_node *)((uintptr_t)bucket | LFHT_TO_BUCKET |
+						 (next & LFHT_BUCKET))) != next);
 }
 
 /*
- * Walk the segment of @hash up to @reverse_hash, unlinking every removed
- * node on the way.  When it returns, no removed node that sorted at or
- * before @reverse_hash in that segment is still linked.
+ * Unlink @bucket, marked removed, from behind @parent.  When it returns,
+ * @bucket is unlinked: by this walk, or by another that met it.
+ */
+void lfht_unlink_bucket(struct cds_lfht_node *parent,
+			struct cds_lfht_node *bucket, unsigned long rev)
+{
+	struct cds_lfht_node *prev;
+	uintptr_t next;
+
+	do {
+		prev = bucket_place(parent, bucket, rev, &next);
+		if (prev && lfht_ptr(next) != bucket)
+			return;	/* another walk unlinked it */
+	} while (!prev || !unlink_after(prev, next, lfht_next_of(bucket)));
+}
+
+/*
+ * Walk the segment of @hash up to @node, removed, of reverse hash
+ * @reverse_hash, unlinking every removed node on the way.  When it
+ * returns, @node is unlinked: by this walk, which then stops without
+ * loading what follows (at 2^20 keys a cache miss per delete), or by
+ * another, and this one passed where it sorted.
  */
 void lfht_unlink_removed(struct cds_lfht *ht, unsigned long hash,
-			 unsigned long reverse_hash)
+			 unsigned long reverse_hash, struct cds_lfht_node *node)
 {
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, cur_next;
@@ -233,6 +292,9 @@ restart:
 			prev_next = unlink_after(prev, prev_next, cur_next);
 			if (!prev_next)
 				goto restart;
+			/* Its mark stops links behind it: prev was its only way in. */
+			if (cur == node)
+				return;
 			continue;
 		}
 		r = cur_next & LFHT_BUCKET ?
@@ -416,7 +478,7 @@ int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 		next = seen;
 	}
 	lfht_unlink_removed(ht, lfht_bit_reverse(node->reverse_hash),
-			    node->reverse_hash);
+			    node->reverse_hash, node);
 	account(ht, -1);
 	return 0;
 }

@@ -119,10 +119,12 @@ void lfht_request_grow(struct cds_lfht *ht, unsigned long size,
 void lfht_count_changed(struct cds_lfht *ht, long delta);
 
 /* List primitives shared by the table operations and the resizer. */
-void lfht_link_bucket(struct cds_lfht *ht, unsigned long index,
-		      struct cds_lfht_node *bucket);
+void lfht_link_bucket(struct cds_lfht_node *parent,
+		      struct cds_lfht_node *bucket, unsigned long rev);
+void lfht_unlink_bucket(struct cds_lfht_node *parent,
+			struct cds_lfht_node *bucket, unsigned long rev);
 void lfht_unlink_removed(struct cds_lfht *ht, unsigned long hash,
-			 unsigned long reverse_hash);
+			 unsigned long reverse_hash, struct cds_lfht_node *node);
 int lfht_is_empty(struct cds_lfht *ht);
 void lfht_get_stats(struct cds_lfht *ht, struct lfht_stats *stats);
 

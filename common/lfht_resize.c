@@ -64,25 +64,35 @@ static inline void batch_point(struct cds_lfht *ht, unsigned long j)
 }
 
 /*
- * Link buckets [len, 2 * len), their table set, for a size going to 2 * len.
- * A table still being created is private to its creator, which need not
- * be an RCU reader yet: it links without read-side sections.
+ * bit_reverse(i + 1) from @r = bit_reverse(i), i + 1 < 2^(BITS - 1): the
+ * carry runs down from the top bit through the ones, to the first zero.
+ */
+static inline unsigned long rev_inc(unsigned long r)
+{
+	return r ^ (~0UL << (lfht_fls_long(~r) - 1));
+}
+
+/*
+ * Link buckets [len, 2 * len), their table set, for a size going to 2 * len:
+ * each behind its parent, its index with the top bit cleared.  A table
+ * still being created is private to its creator, which need not be an RCU
+ * reader yet: it links without read-side sections.
  */
 static void link_buckets(struct cds_lfht *ht, unsigned long len, int shared)
 {
-	unsigned long j;
+	char *bucket = (char *)lfht_bucket_at(ht, len);	/* one table */
+	unsigned long j, rev = lfht_bit_reverse(len);
 
-	if (!shared) {
-		for (j = 0; j < len; j++)
-			lfht_link_bucket(ht, len + j, lfht_bucket_at(ht, len + j));
-		return;
+	if (shared)
+		lfht_env_read_lock(&ht->env);
+	for (j = 0; j < len; j++, rev = rev_inc(rev)) {
+		if (shared)
+			batch_point(ht, j);
+		lfht_link_bucket(lfht_bucket_at(ht, j), (struct cds_lfht_node *)
+				 (bucket + j * LFHT_BUCKET_SIZE), rev);
 	}
-	lfht_env_read_lock(&ht->env);
-	for (j = 0; j < len; j++) {
-		batch_point(ht, j);
-		lfht_link_bucket(ht, len + j, lfht_bucket_at(ht, len + j));
-	}
-	lfht_env_read_unlock(&ht->env);
+	if (shared)
+		lfht_env_read_unlock(&ht->env);
 }
 
 /* The table of order @order >= 1: buckets [2^(order-1), 2^order). */
@@ -174,18 +184,24 @@ static int grow_once(struct cds_lfht *ht)
 
 /*
  * Halve the size: publish it, so new walks start from the lower buckets,
- * then mark the retired bucket nodes removed and unlink them.  Their table
- * is freed by shrink_to(), after a grace period.
+ * then mark each retired bucket node removed and unlink it at once, while
+ * its cache line is hot.  Only walks that read the old size still start
+ * at a retired bucket; an add there fails on the mark and starts again
+ * from the parent.  Their table is freed by shrink_to(), after a grace
+ * period.
  */
 static void retire_half(struct cds_lfht *ht)
 {
-	unsigned long len = ht->idx.size / 2, j;
+	unsigned long len = ht->idx.size / 2, j, rev = lfht_bit_reverse(len);
+	char *first = (char *)lfht_bucket_at(ht, len);	/* one table */
 	struct cds_lfht_node *bucket;
 	uintptr_t next, seen;
 
 	publish_size(ht, len);
-	for (j = 0; j < len; j++) {
-		bucket = lfht_bucket_at(ht, len + j);
+	lfht_env_read_lock(&ht->env);
+	for (j = 0; j < len; j++, rev = rev_inc(rev)) {
+		batch_point(ht, j);
+		bucket = (struct cds_lfht_node *)(first + j * LFHT_BUCKET_SIZE);
 		next = lfht_next_of(bucket);
 		do {
 			seen = next;
@@ -194,11 +210,7 @@ static void retire_half(struct cds_lfht *ht)
 					(struct cds_lfht_node *)seen,
 					(struct cds_lfht_node *)(seen | LFHT_REMOVED));
 		} while (next != seen);
-	}
-	lfht_env_read_lock(&ht->env);
-	for (j = 0; j < len; j++) {
-		batch_point(ht, j);
-		lfht_unlink_removed(ht, len + j, lfht_bit_reverse(len + j));
+		lfht_unlink_bucket(lfht_bucket_at(ht, j), bucket, rev);
 	}
 	lfht_env_read_unlock(&ht->env);
 }
