@@ -72,6 +72,14 @@ static inline unsigned long rev_inc(unsigned long r)
 	return r ^ (~0UL << (lfht_fls_long(~r) - 1));
 }
 
+/* Link bucket @j of @table, of reverse hash @rev, behind parent bucket @j. */
+static inline void link_one(struct cds_lfht *ht, char *table, unsigned long j,
+			    unsigned long rev)
+{
+	lfht_link_bucket(lfht_bucket_at(ht, j), (struct cds_lfht_node *)
+			 (table + j * LFHT_BUCKET_SIZE), rev);
+}
+
 /*
  * Link buckets [len, 2 * len), their table set, for a size going to 2 * len:
  * each behind its parent, its index with the top bit cleared.  A table
@@ -80,19 +88,20 @@ static inline unsigned long rev_inc(unsigned long r)
  */
 static void link_buckets(struct cds_lfht *ht, unsigned long len, int shared)
 {
-	char *bucket = (char *)lfht_bucket_at(ht, len);	/* one table */
+	char *table = (char *)lfht_bucket_at(ht, len);	/* [len, 2 * len) */
 	unsigned long j, rev = lfht_bit_reverse(len);
 
-	if (shared)
-		lfht_env_read_lock(&ht->env);
-	for (j = 0; j < len; j++, rev = rev_inc(rev)) {
-		if (shared)
-			batch_point(ht, j);
-		lfht_link_bucket(lfht_bucket_at(ht, j), (struct cds_lfht_node *)
-				 (bucket + j * LFHT_BUCKET_SIZE), rev);
+	if (!shared) {
+		for (j = 0; j < len; j++, rev = rev_inc(rev))
+			link_one(ht, table, j, rev);
+		return;
 	}
-	if (shared)
-		lfht_env_read_unlock(&ht->env);
+	lfht_env_read_lock(&ht->env);
+	for (j = 0; j < len; j++, rev = rev_inc(rev)) {
+		batch_point(ht, j);
+		link_one(ht, table, j, rev);
+	}
+	lfht_env_read_unlock(&ht->env);
 }
 
 /* The table of order @order >= 1: buckets [2^(order-1), 2^order). */
@@ -193,7 +202,7 @@ static int grow_once(struct cds_lfht *ht)
 static void retire_half(struct cds_lfht *ht)
 {
 	unsigned long len = ht->idx.size / 2, j, rev = lfht_bit_reverse(len);
-	char *first = (char *)lfht_bucket_at(ht, len);	/* one table */
+	char *table = (char *)lfht_bucket_at(ht, len);	/* [len, 2 * len) */
 	struct cds_lfht_node *bucket;
 	uintptr_t next, seen;
 
@@ -201,7 +210,7 @@ static void retire_half(struct cds_lfht *ht)
 	lfht_env_read_lock(&ht->env);
 	for (j = 0; j < len; j++, rev = rev_inc(rev)) {
 		batch_point(ht, j);
-		bucket = (struct cds_lfht_node *)(first + j * LFHT_BUCKET_SIZE);
+		bucket = (struct cds_lfht_node *)(table + j * LFHT_BUCKET_SIZE);
 		next = lfht_next_of(bucket);
 		do {
 			seen = next;
