@@ -12,8 +12,9 @@
  *   -d SECS    minimum measured time per workload
  *   -w WHAT    all: insert, lookup_hit, lookup_miss, delete, mix90, mix50
  *              resize: grow/shrink times and the longest reader stall
- *              ipo_hit, ipo_miss, ipo_insert: one thread, a fixed number
- *              of operations inside measured_loop(), for callgrind
+ *              ipo_hit, ipo_miss, ipo_insert, ipo_delete: one thread, a
+ *              fixed number of operations inside measured_loop(), for
+ *              callgrind (insert and delete: every key once)
  *   -n OPS     operations for ipo_hit / ipo_miss
  *
  * One process measures one table, so resident memory after the insert
@@ -404,6 +405,8 @@ __attribute__((noinline)) void measured_loop(int w, unsigned long n)
 	for (i = 0; i < n; i++) {
 		if (w == W_INSERT)
 			tbl_insert(T, i);
+		else if (w == W_DELETE)
+			tbl_remove(T, i);
 		else
 			tbl_lookup(T, (w == W_MISS ? K : 0) + (rnd(&s) & (K - 1)));
 	}
@@ -421,13 +424,13 @@ static void bench_ipo(enum work w, unsigned long n)
 		settle();
 		usleep(200000);	/* under valgrind the resize worker is slow */
 		settle();
-		measured_loop(w, n);
+		measured_loop(w, w == W_DELETE ? K : n);
 	}
 	fill(0, K, 0);
 	settle();
 	tbl_destroy(T);
 	printf("ipo %s %s %s %lu\n", impl, tbl_lookup_fn, tbl_insert_fn,
-	       w == W_INSERT ? K : n);
+	       w == W_INSERT || w == W_DELETE ? K : n);
 }
 
 int main(int argc, char **argv)
@@ -467,6 +470,8 @@ int main(int argc, char **argv)
 		bench_ipo(W_MISS, n);
 	else if (!strcmp(what, "ipo_insert"))
 		bench_ipo(W_INSERT, n);
+	else if (!strcmp(what, "ipo_delete"))
+		bench_ipo(W_DELETE, n);
 	else
 		return 2;
 	tbl_thread_offline();

@@ -166,17 +166,19 @@ cg() {	# impl fn args... -> Ir inside fn, or nothing
 [ "${BENCH_IPO:-1}" = 1 ] || IPO_MODES=""
 : >"$B/ipo.csv.tmp"
 for m in $IPO_MODES; do
-	for w in hit miss insert; do
+	for w in hit miss insert delete; do
 		case $w in
-		hit) name=lookup_hit ;; miss) name=lookup_miss ;; insert) name=insert ;;
+		hit) name=lookup_hit ;; miss) name=lookup_miss ;; *) name=$w ;;
 		esac
 		line="IPO ${name}_$m"
 		for impl in lfht liburcu; do
 			a="-k $IPO_KEYS -m $m"
-			if [ $w = insert ]; then
-				n=$(cg $impl cds_lfht_add_unique $a -w ipo_insert)
+			if [ $w = insert ] || [ $w = delete ]; then
+				fn=cds_lfht_add_unique
+				[ $w = delete ] && fn=cds_lfht_del
+				n=$(cg $impl $fn $a -w ipo_$w)
 				ipo=$(per "$IPO_KEYS" "$n")
-				tot=$(cg $impl measured_loop $a -w ipo_insert)
+				tot=$(cg $impl measured_loop $a -w ipo_$w)
 				lipo=$(per "$IPO_KEYS" "$tot")
 			else
 				n1=$(cg $impl cds_lfht_lookup $a -w ipo_$w -n $IPO_N)
