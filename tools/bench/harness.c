@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,10 +92,39 @@ struct worker {
 	double secs;
 };
 
-static pthread_barrier_t start_bar, round_bar;
+static pthread_barrier_t start_bar;
 static double round_total;	/* written by worker 0 between barriers */
-static int round_stop;		/* idem; barriers order it for the others */
+/*
+ * Written by worker 0 between barriers too; the barriers order it, but it
+ * is read through __atomic_load_n(): GCC 12 kept a plain read from before
+ * round_wait() in a register across it (the static's address never
+ * escapes, and -fno-ipa-reference stopped it), and a worker ran on alone.
+ */
+static int round_stop;
 static long rounds;
+
+/*
+ * The barrier between the rounds of the insert and delete workloads.  It
+ * spins (yielding now and then) where pthread_barrier_wait() sleeps: a
+ * 1024-key round takes 35-150 us, about as long as a sleeping thread took
+ * to wake, so with two threads one had often done its share before the
+ * other started (the rwlock table's two-thread inserts read 22-29 M/s, its
+ * one-thread speed; 7.5-9.8 M/s once both threads overlap).
+ */
+static unsigned long round_arrived;	/* arrivals in this run, all rounds */
+
+/* The caller's @passed counts the barriers it went through in this run. */
+static void round_wait(unsigned long *passed)
+{
+	unsigned long want = ++*passed * NT, spins = 0;
+
+	/* Release: this worker's part is done before the others go on. */
+	__atomic_add_fetch(&round_arrived, 1, __ATOMIC_RELEASE);
+	/* Acquire: pairs with the release of every worker's arrival. */
+	while (__atomic_load_n(&round_arrived, __ATOMIC_ACQUIRE) < want)
+		if (!(++spins & 1023))
+			sched_yield();	/* let a preempted worker run */
+}
 
 /* Keys id, id+NT, ... below K: this worker's share of a fill or drain. */
 static void share(int id, int insert)
@@ -116,21 +146,23 @@ static void share(int id, int insert)
 static void counted(struct worker *me)
 {
 	int ins = me->w == W_INSERT;
+	unsigned long passed = 0;
 	double t0 = 0;
 
 	for (;;) {
-		pthread_barrier_wait(&round_bar);
+		round_wait(&passed);
 		if (me->id == 0)
 			t0 = now();
 		share(me->id, ins);
-		pthread_barrier_wait(&round_bar);
+		round_wait(&passed);
 		if (me->id == 0) {
 			round_total += now() - t0;
 			rounds++;
-			round_stop = round_total >= DUR;
+			__atomic_store_n(&round_stop, round_total >= DUR,
+					 __ATOMIC_RELAXED);
 		}
-		pthread_barrier_wait(&round_bar);
-		if (round_stop)
+		round_wait(&passed);
+		if (__atomic_load_n(&round_stop, __ATOMIC_RELAXED))
 			break;
 		share(me->id, !ins);
 	}
@@ -194,10 +226,10 @@ static double run(enum work w)
 	int i;
 
 	pthread_barrier_init(&start_bar, NULL, NT + 1);
-	pthread_barrier_init(&round_bar, NULL, NT);
 	round_total = 0;
 	round_stop = 0;
 	rounds = 0;
+	round_arrived = 0;	/* pthread_create() orders it for the workers */
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
 	for (i = 0; i < NT; i++) {
 		ws[i].id = i;
@@ -213,7 +245,6 @@ static double run(enum work w)
 	for (i = 0; i < NT; i++)
 		pthread_join(ws[i].th, NULL);
 	pthread_barrier_destroy(&start_bar);
-	pthread_barrier_destroy(&round_bar);
 	if (w == W_INSERT || w == W_DELETE)
 		return (double)K * rounds / round_total;
 	for (i = 0; i < NT; i++)
