@@ -245,8 +245,9 @@ static int bench_thread(void *arg)
 		 */
 		if (atomic_inc_return(&r->arrived) == r->started)
 			r->start_ns = ktime_get_ns();
+		/* Unordered read: the count orders nothing, it only gates. */
 		while (atomic_read(&r->arrived) < r->started)
-			cond_resched();
+			cond_resched();	/* the resize work may need this CPU */
 	}
 	switch (r->w) {
 	case INSERT:		/* objects [keys, 2 keys) */
