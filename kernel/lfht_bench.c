@@ -78,6 +78,12 @@ static const char *const workload_names[] = {
 static const unsigned int mix_lookup[] = { [MIX90] = 900, [MIX50] = 500 };
 static const unsigned int mix_insert[] = { [MIX90] = 50, [MIX50] = 250 };
 
+/* Insert and delete run a fixed count; the others run for a time. */
+static bool fixed_count(enum workload w)
+{
+	return w == INSERT || w == DELETE;
+}
+
 struct bench_run {
 	bool rh;			/* rhashtable, else lfht */
 	bool rh_ready;			/* rht initialised */
@@ -235,7 +241,7 @@ static int bench_thread(void *arg)
 
 	atomic_inc(&r->ready);
 	wait_for_completion(&r->go);
-	if (r->w == INSERT || r->w == DELETE) {
+	if (fixed_count(r->w)) {
 		/*
 		 * A fixed count (about 0.3 ms at 1024 keys) is timed from when
 		 * every thread is running, not from complete_all(): waking a
@@ -441,7 +447,7 @@ stop:
 	complete_all(&r->go);
 	if (!atomic_dec_and_test(&r->running))
 		wait_for_completion(&r->done);
-	if (r->w == INSERT || r->w == DELETE) {
+	if (fixed_count(r->w)) {
 		/* From the last thread's start to the last thread's end. */
 		u64 end = r->start_ns;
 
@@ -520,7 +526,7 @@ static void bench_round(enum workload w, const struct bench_params *bp,
 		return;
 	for (i = 0; i < n; i++)
 		objs[i].key = i;
-	if (w == INSERT || w == DELETE)
+	if (fixed_count(w))
 		round_fixed(w, bp, objs, rh_first, rate);
 	else
 		round_timed(w, bp, objs, rh_first, rate);

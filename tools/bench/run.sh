@@ -167,15 +167,16 @@ cg() {	# impl fn args... -> Ir inside fn, or nothing
 : >"$B/ipo.csv.tmp"
 for m in $IPO_MODES; do
 	for w in hit miss insert delete; do
+		# fn: the library call counted per key (insert, delete), or none.
 		case $w in
-		hit) name=lookup_hit ;; miss) name=lookup_miss ;; *) name=$w ;;
+		hit) name=lookup_hit fn= ;; miss) name=lookup_miss fn= ;;
+		insert) name=insert fn=cds_lfht_add_unique ;;
+		delete) name=delete fn=cds_lfht_del ;;
 		esac
 		line="IPO ${name}_$m"
 		for impl in lfht liburcu; do
 			a="-k $IPO_KEYS -m $m"
-			if [ $w = insert ] || [ $w = delete ]; then
-				fn=cds_lfht_add_unique
-				[ $w = delete ] && fn=cds_lfht_del
+			if [ -n "$fn" ]; then
 				n=$(cg $impl $fn $a -w ipo_$w)
 				ipo=$(per "$IPO_KEYS" "$n")
 				tot=$(cg $impl measured_loop $a -w ipo_$w)
